@@ -1,0 +1,21 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { listSchemaFiles } from './tools/schema-files';
+
+/** The ajv instance type used across the project (JSON Schema 2020-12). */
+export type SchemaValidator = InstanceType<typeof Ajv2020>;
+
+/**
+ * The one ajv factory: draft 2020-12, `allErrors`, formats, every schema of schemas/ added under its
+ * `$id` (its path relative to schemas/, e.g. `widgets/input.schema.json`).
+ * Node only (reads the files); the browser uses the standalone validators in schemas/generated/.
+ */
+export function createAjv(
+  options: { code?: { source?: boolean; esm?: boolean }; unicode?: boolean } = {},
+): SchemaValidator {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, ...options });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-public' });
+  for (const f of listSchemaFiles()) ajv.addSchema(f.schema, f.id);
+  return ajv;
+}
