@@ -81,6 +81,27 @@ export type Locale =
  */
 export type CountryIsoCode = string;
 /**
+ * Body of GET /__dev/outbox (development transport only): messages sent, newest first.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DevOutbox".
+ */
+export type DevOutbox = OutboxEntry[];
+/**
+ * sign_up creates the owner account on first successful verification; login requires an existing owner account (SPEC §6).
+ *
+ * This interface was referenced by `RequestOtpBody`'s JSON-Schema
+ * via the `definition` "OtpPurpose".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "OtpPurpose".
+ */
+export type OtpPurpose = 'sign_up' | 'login';
+/**
+ * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
+ */
+export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
+/**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -162,7 +183,7 @@ export interface SubmitAction {
   on_error?: ActionList;
 }
 /**
- * Set a form field. `value` may be a JSON Logic rule over {form, response}.
+ * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit that ran it ({success, data} or {success: false, error}).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SetValueAction".
@@ -263,6 +284,274 @@ export interface SessionStartedAction {
 export interface SetLanguageAction {
   type: 'set_language';
   language: Locale;
+}
+/**
+ * Headers the client may send on any call (SPEC §7). httpxoyolang: the language of messages in the answer (unsupported → en-GB). user_url_country: upper-case ISO2 of a country-specific path (global_info only).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ClientHeaders".
+ */
+export interface ClientHeaders {
+  httpxoyolang?: string;
+  user_url_country?: string;
+  'x-qid'?: string;
+}
+/**
+ * Body of every 4xx/5xx answer (SPEC §8). The message is already translated into the request's language (header httpxoyolang); 5xx messages are always the generic 'Internal Server Error' text.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ApiError".
+ */
+export interface ApiError {
+  success: false;
+  error: {
+    /**
+     * Stable machine code, e.g. ONB_OTP_INCORRECT.
+     */
+    code: string;
+    /**
+     * Text to show the user.
+     */
+    message: string;
+    /**
+     * The form field the error belongs to (e.g. phone, otp).
+     */
+    field?: string;
+    /**
+     * Seconds to wait before trying again (429 only); also in the Retry-After header.
+     */
+    retry_after_s?: number;
+  };
+}
+/**
+ * data of GET /hms_ms/api/v1/feature-metadata: for each known requested feature, its labels by flat key (e.g. 'dashboard.title'), translated. Unknown features are left out.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FeatureMetadata".
+ */
+export interface FeatureMetadata {
+  feature_labels: {
+    [k: string]: {
+      [k: string]: string;
+    };
+  };
+}
+/**
+ * Query of feature-metadata and screen-metadata (SPEC §7): a comma list of names. qid is the active hotel id the client adds to every call.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FeaturesQuery".
+ */
+export interface FeaturesQuery {
+  features: string;
+  qid?: string;
+}
+/**
+ * Global switches the client reads at startup (SPEC §3 global info, §7 GET /hms_ms/api/v1/global_info). country_code is the country the answer applies to: the `user_url_country` header when valid, else the configured default.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "GlobalInfo".
+ */
+export interface GlobalInfo {
+  /**
+   * The service is in planned downtime.
+   */
+  is_downtime_active: boolean;
+  /**
+   * The support chat widget is offered.
+   */
+  oyo_360_chat_enabled: boolean;
+  /**
+   * Self-onboarding is open in this country; onboarding pages are authorized only when true (SPEC §4, §6).
+   */
+  is_self_onboard_enabled: boolean;
+  /**
+   * The revamped first-level onboarding is on: dashboard and task list hide the footer (SPEC §2).
+   */
+  enable_oyo360_l1_revamp: boolean;
+  country_code: CountryIsoCode;
+}
+/**
+ * Body of GET /healthz (the process answers) and GET /readyz (the database answers too).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "HealthStatus".
+ */
+export interface HealthStatus {
+  status: 'ok' | 'unavailable';
+}
+/**
+ * Path parameters of GET /hms_ms/api/v1/translations/:language. Any short code is accepted here; an unsupported one answers 404.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LanguageParams".
+ */
+export interface LanguageParams {
+  language: string;
+}
+export interface OutboxEntry {
+  channel: 'sms' | 'email';
+  /**
+   * E.164 number or e-mail address.
+   */
+  to: string;
+  /**
+   * The text as sent, translated.
+   */
+  text: string;
+  /**
+   * The one-time code in the text.
+   */
+  code: string;
+  sent_at: string;
+}
+/**
+ * data of a successful request_otp answer.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RequestOtpResult".
+ */
+export interface RequestOtpResult {
+  /**
+   * The number the code was sent to, E.164.
+   */
+  phone: string;
+  /**
+   * Digits in the code (SPEC §5: 6 in the login flow).
+   */
+  otp_length: number;
+  /**
+   * Seconds the code stays valid.
+   */
+  expires_in_s: number;
+  /**
+   * Seconds before another code may be asked for.
+   */
+  resend_after_s: number;
+}
+/**
+ * POST /hms_ms/api/v2/request_otp: send a one-time code to a mobile number (SPEC §4 login).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RequestOtpBody".
+ */
+export interface RequestOtpBody {
+  /**
+   * Mobile number, international ('+91 98765 43210') or national with country_code ('9876543210').
+   */
+  phone: string;
+  country_code?: CountryIsoCode;
+  purpose: OtpPurpose;
+}
+/**
+ * data of GET /owner_ms/api/v1/app/screen-metadata: for each known requested screen name (SPEC §2, e.g. propertyDashboardScreen), its labels; title when the screen has one. Unknown names are left out.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenMetadata".
+ */
+export interface ScreenMetadata {
+  screen_labels: {
+    [k: string]: {
+      title?: string;
+    };
+  };
+}
+/**
+ * Path parameters of GET /hms_ms/api/v1/screens/:screen_id. An unknown screen answers 404.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenParams".
+ */
+export interface ScreenParams {
+  screen_id: string;
+}
+/**
+ * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SignInState".
+ */
+export interface SignInState {
+  is_logged_in: boolean;
+  user?: UserDetails;
+}
+/**
+ * The signed-in user as the client keeps it (SPEC §3 user details).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UserDetails".
+ */
+export interface UserDetails {
+  /**
+   * Stable user id (UUID).
+   */
+  id: string;
+  /**
+   * Team name, when the user belongs to one.
+   */
+  team: string | null;
+  /**
+   * E-mail address, when known.
+   */
+  email: string | null;
+  /**
+   * Mobile number in E.164 form, e.g. +919876543210.
+   */
+  phone: string;
+  country_code: CountryIsoCode;
+  language: Locale;
+  devise_role: DeviseRole;
+}
+/**
+ * data of GET /hms_ms/api/v1/translations/:language: every message of the language, one nested object per area, missing keys filled from en-GB (SPEC §3 clientMessages).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TranslationsResult".
+ */
+export interface TranslationsResult {
+  language: Locale;
+  clientMessages: {
+    shell: MessageTree;
+    widgets: MessageTree;
+    screens: MessageTree;
+    errors: MessageTree;
+  };
+}
+/**
+ * Nested messages; leaves are texts with i18next {{placeholders}}.
+ *
+ * This interface was referenced by `TranslationsResult`'s JSON-Schema
+ * via the `definition` "MessageTree".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "MessageTree".
+ */
+export interface MessageTree {
+  [k: string]: string | MessageTree;
+}
+/**
+ * data of a successful verify_otp answer; the session cookies are set on the same answer.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyOtpResult".
+ */
+export interface VerifyOtpResult {
+  user: UserDetails;
+}
+/**
+ * POST /hms_ms/api/v2/verify_otp: check a one-time code and start a session.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyOtpBody".
+ */
+export interface VerifyOtpBody {
+  phone: string;
+  country_code?: CountryIsoCode;
+  purpose: OtpPurpose;
+  /**
+   * The code as typed, digits only.
+   */
+  otp: string;
 }
 /**
  * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.

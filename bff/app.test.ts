@@ -1,0 +1,250 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { openDatabase } from './db';
+import { buildTestApp, sharedDatabase, testConfig, uniquePhone } from './test-helpers';
+import { createWebhookTransport } from './services/transport';
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await buildTestApp({ config: { selfOnboardDisabledCountries: ['ID'] } });
+});
+
+describe('global_info (SPEC §3, §7)', () => {
+  it('answers the switches for the default country', async () => {
+    const res = await app.inject('/hms_ms/api/v1/global_info');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true,
+      data: {
+        is_downtime_active: false,
+        oyo_360_chat_enabled: false,
+        is_self_onboard_enabled: true,
+        enable_oyo360_l1_revamp: false,
+        country_code: 'IN',
+      },
+    });
+  });
+
+  it('honours user_url_country: the country is echoed and self-onboarding follows the disabled list', async () => {
+    const id = await app.inject({ url: '/hms_ms/api/v1/global_info', headers: { user_url_country: 'ID' } });
+    expect(id.json().data).toMatchObject({ country_code: 'ID', is_self_onboard_enabled: false });
+    const th = await app.inject({ url: '/hms_ms/api/v1/global_info', headers: { user_url_country: 'TH' } });
+    expect(th.json().data).toMatchObject({ country_code: 'TH', is_self_onboard_enabled: true });
+    const bad = await app.inject({ url: '/hms_ms/api/v1/global_info', headers: { user_url_country: 'IND' } });
+    expect(bad.json().data.country_code).toBe('IN');
+  });
+});
+
+describe('HTTP basics', () => {
+  it('echoes a request id and sends the Content-Security-Policy', async () => {
+    const res = await app.inject('/healthz');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+  });
+
+  it('answers 401 Session Expired on a private API without a session', async () => {
+    const res = await app.inject('/hms_ms/api/v1/feature-metadata?features=property_onboarding');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'ONB_UNAUTHORIZED', message: 'Session Expired' },
+    });
+  });
+
+  it('answers a JSON 404 for an unknown API path', async () => {
+    const res = await app.inject('/hms_ms/api/v1/nothing-here');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('ONB_NOT_FOUND');
+  });
+
+  it('/readyz runs a query; 503 when the database is gone', async () => {
+    expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok' });
+    const own = await openDatabase({ kind: 'pglite', dataDir: null });
+    const target = await buildTestApp({ db: own });
+    await own.close();
+    const res = await target.inject('/readyz');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'unavailable' });
+    await target.close();
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('lists every operation with its operationId and tags', async () => {
+    const res = await app.inject('/hms_ms/api/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    const ops: Record<string, { tags: string[] }> = {};
+    for (const methods of Object.values(doc.paths) as Record<
+      string,
+      { operationId: string; tags: string[] }
+    >[]) {
+      for (const op of Object.values(methods)) ops[op.operationId] = op;
+    }
+    for (const id of [
+      'getGlobalInfo',
+      'getFeatureMetadata',
+      'getScreenMetadata',
+      'requestOtp',
+      'verifyOtp',
+      'getSignInState',
+      'signOut',
+      'getTranslations',
+      'getScreen',
+      'getHealth',
+      'getReadiness',
+      'getDevOutbox',
+    ]) {
+      expect(ops[id], id).toBeDefined();
+      expect(ops[id]!.tags.length).toBeGreaterThan(0);
+    }
+    expect(doc.paths['/hms_ms/api/v2/request_otp'].post.requestBody).toBeDefined();
+  });
+});
+
+describe('dev outbox', () => {
+  it('does not exist with another transport', async () => {
+    const other = await buildTestApp({
+      config: { messageTransport: 'webhook', messageWebhookUrl: 'http://127.0.0.1:9/none' },
+      transport: createWebhookTransport(
+        'http://127.0.0.1:9/none',
+        async () => new Response(null, { status: 202 }),
+      ),
+    });
+    expect((await other.inject('/__dev/outbox')).statusCode).toBe(404);
+    const sent = await other.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/request_otp',
+      payload: { phone: uniquePhone(), purpose: 'sign_up' },
+    });
+    expect(sent.statusCode).toBe(200);
+  });
+
+  it('answers 500 with the generic text when the transport fails, and the code cannot be used', async () => {
+    const failing = await buildTestApp({
+      transport: {
+        kind: 'broken',
+        send: async () => Promise.reject(new Error('gateway down: secret detail')),
+      },
+    });
+    const res = await failing.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/request_otp',
+      payload: { phone: uniquePhone(), purpose: 'sign_up' },
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'ONB_INTERNAL', message: 'Internal Server Error' },
+    });
+  });
+
+  it('the server refuses to start with the dev transport in production', async () => {
+    await expect(
+      buildApp({
+        config: testConfig({ nodeEnv: 'production', messageTransport: 'dev' }),
+        db: await sharedDatabase(),
+        logger: false,
+      }),
+    ).rejects.toThrow(/MESSAGE_TRANSPORT=dev/);
+  });
+});
+
+describe('translations', () => {
+  it('merges the four areas with en-GB fallback; unknown language → 404', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'locales-'));
+    mkdirSync(join(dir, 'en-GB'));
+    mkdirSync(join(dir, 'de'));
+    writeFileSync(
+      join(dir, 'en-GB', 'shell.json'),
+      JSON.stringify({ hello: 'Hello', nested: { a: 'A', b: 'B' } }),
+    );
+    writeFileSync(join(dir, 'en-GB', 'errors.json'), JSON.stringify({ invalid_input: 'Invalid Input' }));
+    writeFileSync(join(dir, 'de', 'shell.json'), JSON.stringify({ hello: 'Hallo', nested: { a: 'A-de' } }));
+    writeFileSync(join(dir, 'de', 'errors.json'), '{ not json');
+    const t = await buildTestApp({ localesDir: dir });
+
+    const de = await t.inject('/hms_ms/api/v1/translations/de');
+    expect(de.statusCode).toBe(200);
+    expect(de.json()).toEqual({
+      success: true,
+      data: {
+        language: 'de',
+        clientMessages: {
+          shell: { hello: 'Hallo', nested: { a: 'A-de', b: 'B' } },
+          widgets: {},
+          screens: {},
+          errors: { invalid_input: 'Invalid Input' },
+        },
+      },
+    });
+    const unknown = await t.inject('/hms_ms/api/v1/translations/xx');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('ONB_LANGUAGE_NOT_FOUND');
+  });
+
+  it('serves the real Arabic errors area', async () => {
+    const ar = (await app.inject('/hms_ms/api/v1/translations/ar')).json();
+    expect(ar.data.clientMessages.errors.session_expired).toBe('انتهت صلاحية الجلسة');
+  });
+});
+
+describe('client files', () => {
+  it('redirects / and asks for a build when dist/client is missing', async () => {
+    const root = await app.inject('/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/propertyOnboard');
+    const page = await app.inject('/propertyOnboard/dashboard');
+    expect(page.statusCode).toBe(503);
+    expect(page.body).toContain('npm run build');
+  });
+
+  it('serves files and falls back to index.html for client routes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'client-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>app</title>');
+    writeFileSync(join(dir, 'assets', 'main-abc.js'), 'console.log(1)');
+    const served = await buildTestApp({ clientDir: dir });
+    const asset = await served.inject('/propertyOnboard/assets/main-abc.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    for (const url of [
+      '/propertyOnboard',
+      '/propertyOnboard/',
+      '/propertyOnboard/IN/task/details?x=1',
+      '/404',
+      '/route/redirect/propertyOnboard',
+    ]) {
+      const res = await served.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<title>app</title>');
+    }
+    expect((await served.inject('/elsewhere')).statusCode).toBe(404);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 past RATE_LIMIT_MAX requests a minute, also on unknown paths', async () => {
+    const limited = await buildTestApp({ config: { rateLimitMax: 3 } });
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await limited.inject('/hms_ms/api/v1/global_info')).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429]);
+    const res = await limited.inject('/no/such/path');
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error).toMatchObject({
+      code: 'ONB_RATE_LIMITED',
+      message: 'Please try after some time.',
+    });
+  });
+});

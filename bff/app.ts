@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { assertConfigUsable, type Config } from './config';
+import type { DatabaseHandle } from './db';
+import dbPlugin from './plugins/app/db';
+import errorsPlugin from './plugins/app/errors';
+import otpPlugin from './plugins/app/otp';
+import schemasPlugin from './plugins/app/schemas';
+import securityPlugin from './plugins/app/security';
+import sessionsPlugin from './plugins/app/sessions';
+import translationsPlugin from './plugins/app/translations';
+import transportPlugin from './plugins/app/transport';
+import cookiePlugin from './plugins/external/cookie';
+import helmetPlugin from './plugins/external/helmet';
+import rateLimitPlugin from './plugins/external/rate-limit';
+import staticPlugin from './plugins/external/static';
+import swaggerPlugin from './plugins/external/swagger';
+import authRoutes from './routes/auth';
+import devRoutes from './routes/dev';
+import globalRoutes from './routes/global';
+import healthRoutes from './routes/health';
+import metaRoutes from './routes/meta';
+import screenRoutes from './routes/screens';
+import translationRoutes from './routes/translations';
+import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
+import type { MessageTransport } from './services/transport';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Default folder of the built client (`vite build` output). */
+export const defaultClientDir = join(here, '..', 'dist', 'client');
+/** Default folder of the screen definitions. */
+export const defaultScreensDir = join(here, 'screens');
+
+/** What {@link buildApp} needs; everything but `config` has a production default. */
+export interface BuildAppOptions {
+  config: Config;
+  /** An open database to use instead of the configured one; not closed with the app (tests share one). */
+  db?: DatabaseHandle;
+  /** A message transport to use instead of the configured one. */
+  transport?: MessageTransport;
+  /** Clock in ms since the epoch (tests move time for expiry). Default Date.now. */
+  now?: () => number;
+  /** A screen catalogue to use instead of loading `screensDir`. */
+  screens?: ScreenCatalogue;
+  /** Folder of the screen definitions (default bff/screens). */
+  screensDir?: string;
+  /** Folder of the locale files (default renderer/i18n/locales). */
+  localesDir?: string;
+  /** Folder of the built client (default dist/client). */
+  clientDir?: string;
+  /** Fastify logger option; default: pino at LOG_LEVEL, pretty in development on a terminal. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+function defaultLogger(config: Config): FastifyServerOptions['logger'] {
+  const pretty = config.nodeEnv === 'development' && process.stdout.isTTY;
+  return {
+    level: config.logLevel,
+    redact: ['req.headers.cookie', 'res.headers["set-cookie"]'],
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Builds the BFF (DESIGN "bff/"): plugins, routes, static client. Ready to `listen` or `inject`.
+ * Throws when the configuration is unusable (dev transport in production), when the database cannot
+ * be opened or migrated, or when a screen definition is invalid (ScreenDefinitionError names the file
+ * and JSON path). Close it with `app.close()`.
+ */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  assertConfigUsable(config);
+  const now = opts.now ?? Date.now;
+
+  const app = Fastify({
+    logger: opts.logger ?? defaultLogger(config),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // The client sends a JSON content type on every call, including sign_out which has no body.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    return jsonParser(request, text, done);
+  });
+
+  await app.register(schemasPlugin);
+  await app.register(translationsPlugin, {
+    defaultLocale: config.defaultLocale,
+    ...(opts.localesDir ? { dir: opts.localesDir } : {}),
+  });
+  await app.register(errorsPlugin);
+  await app.register(helmetPlugin, { production: config.nodeEnv === 'production' });
+  await app.register(rateLimitPlugin, { max: config.rateLimitMax });
+  await app.register(cookiePlugin);
+  await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
+  await app.register(dbPlugin, { config, ...(opts.db ? { handle: opts.db } : {}) });
+  await app.register(transportPlugin, {
+    config,
+    now,
+    ...(opts.transport ? { transport: opts.transport } : {}),
+  });
+  await app.register(otpPlugin, { config, now });
+  await app.register(sessionsPlugin, { config, now });
+  await app.register(swaggerPlugin);
+
+  const screens =
+    opts.screens ??
+    loadScreenCatalogue({ dir: opts.screensDir ?? defaultScreensDir, translate: app.translations.translate });
+
+  await app.register(healthRoutes);
+  await app.register(metaRoutes);
+  await app.register(globalRoutes, { config });
+  await app.register(authRoutes, { config });
+  await app.register(translationRoutes);
+  await app.register(screenRoutes, { config, screens });
+  await app.register(devRoutes);
+  await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
+
+  // Expired sessions and codes are deleted hourly (they are refused anyway; this keeps tables small).
+  const purge = setInterval(() => {
+    app.sessions
+      .purgeExpired()
+      .then(() =>
+        app.db
+          .deleteFrom('otp_codes')
+          .where('created_at', '<', new Date(now() - 24 * 3600_000))
+          .execute(),
+      )
+      .catch((err: unknown) => app.log.error({ err }, 'purge failed'));
+  }, 3600_000);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
+
+  return app;
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { assertConfigUsable, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      nodeEnv: 'development',
+      dataDir: './data',
+      databaseUrl: null,
+      redisUrl: null,
+      logLevel: 'info',
+      publicOrigin: null,
+      defaultCountry: 'IN',
+      defaultLocale: 'en-GB',
+      messageTransport: 'dev',
+      otpLength: 6,
+      otpTtlMs: 300000,
+      otpMaxAttempts: 5,
+      otpMaxPerHour: 5,
+      otpResendCooldownMs: 30000,
+      sessionIdleMs: 7 * 24 * 3600 * 1000,
+      sessionAbsoluteMs: 30 * 24 * 3600 * 1000,
+      isDowntimeActive: false,
+      oyo360ChatEnabled: false,
+      isSelfOnboardEnabled: true,
+      enableOyo360L1Revamp: false,
+      selfOnboardDisabledCountries: [],
+      rateLimitMax: 300,
+    });
+    expect(c.featureFlags).toEqual({
+      enable_location_permission: true,
+      location_data_config: { throttleDelay: 300000, gaEventName: 'location_permission' },
+    });
+    expect(c.otpSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads and coerces values from the given environment only', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      IS_DOWNTIME_ACTIVE: 'true',
+      SELF_ONBOARD_DISABLED_COUNTRIES: 'id, br,xx1',
+      DATABASE_URL: 'postgres://x@y/z',
+      PUBLIC_ORIGIN: 'https://a.example/',
+      RATE_LIMIT_MAX: '0',
+    });
+    expect(c.port).toBe(8080);
+    expect(c.isDowntimeActive).toBe(true);
+    expect(c.selfOnboardDisabledCountries).toEqual(['ID', 'BR']);
+    expect(c.databaseUrl).toBe('postgres://x@y/z');
+    expect(c.publicOrigin).toBe('https://a.example');
+    expect(c.rateLimitMax).toBe(0);
+  });
+
+  it('throws on a malformed value', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow();
+    expect(() => loadConfig({ FEATURE_FLAGS: '[1]' })).toThrow(/FEATURE_FLAGS/);
+    expect(() => loadConfig({ MESSAGE_TRANSPORT: 'carrier-pigeon' })).toThrow();
+  });
+
+  it('refuses the dev transport in production', () => {
+    expect(() => assertConfigUsable(loadConfig({ NODE_ENV: 'production' }))).toThrow(/MESSAGE_TRANSPORT=dev/);
+    expect(() =>
+      assertConfigUsable(
+        loadConfig({
+          NODE_ENV: 'production',
+          MESSAGE_TRANSPORT: 'webhook',
+          MESSAGE_WEBHOOK_URL: 'https://sms.example/send',
+        }),
+      ),
+    ).not.toThrow();
+  });
+});

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import envSchema from 'env-schema';
+
+/** Raw environment variables the BFF reads, with their defaults (validated by env-schema). */
+const envJsonSchema = {
+  type: 'object',
+  properties: {
+    PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535 },
+    HOST: { type: 'string', default: '0.0.0.0' },
+    NODE_ENV: { type: 'string', default: 'development' },
+    DATA_DIR: { type: 'string', default: './data' },
+    DATABASE_URL: { type: 'string', default: '' },
+    REDIS_URL: { type: 'string', default: '' },
+    LOG_LEVEL: {
+      type: 'string',
+      default: 'info',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    },
+    PUBLIC_ORIGIN: { type: 'string', default: '' },
+    DEFAULT_COUNTRY: { type: 'string', default: 'IN', pattern: '^[A-Z]{2}$' },
+    DEFAULT_LOCALE: { type: 'string', default: 'en-GB' },
+    MESSAGE_TRANSPORT: { type: 'string', default: 'dev', enum: ['dev', 'webhook'] },
+    MESSAGE_WEBHOOK_URL: { type: 'string', default: '' },
+    OTP_SECRET: { type: 'string', default: '' },
+    OTP_LENGTH: { type: 'integer', default: 6, minimum: 4, maximum: 8 },
+    OTP_TTL_MS: { type: 'integer', default: 300000, minimum: 1 },
+    OTP_MAX_ATTEMPTS: { type: 'integer', default: 5, minimum: 1 },
+    OTP_MAX_PER_HOUR: { type: 'integer', default: 5, minimum: 1 },
+    OTP_RESEND_COOLDOWN_MS: { type: 'integer', default: 30000, minimum: 0 },
+    SESSION_IDLE_MS: { type: 'integer', default: 7 * 24 * 3600 * 1000, minimum: 1 },
+    SESSION_ABSOLUTE_MS: { type: 'integer', default: 30 * 24 * 3600 * 1000, minimum: 1 },
+    IS_DOWNTIME_ACTIVE: { type: 'boolean', default: false },
+    OYO_360_CHAT_ENABLED: { type: 'boolean', default: false },
+    IS_SELF_ONBOARD_ENABLED: { type: 'boolean', default: true },
+    ENABLE_OYO360_L1_REVAMP: { type: 'boolean', default: false },
+    SELF_ONBOARD_DISABLED_COUNTRIES: { type: 'string', default: '' },
+    FEATURE_FLAGS: {
+      type: 'string',
+      default:
+        '{"enable_location_permission":true,"location_data_config":{"throttleDelay":300000,"gaEventName":"location_permission"}}',
+    },
+    RATE_LIMIT_MAX: { type: 'integer', default: 300, minimum: 0 },
+  },
+} as const;
+
+/** Message transports: `dev` prints to the log and keeps an outbox; `webhook` POSTs JSON to a gateway. */
+export type MessageTransportKind = 'dev' | 'webhook';
+
+/**
+ * The BFF's configuration (DESIGN "bff/"), built from the environment by {@link loadConfig}.
+ * Durations are milliseconds; country codes are ISO 3166-1 alpha-2 upper case.
+ */
+export interface Config {
+  /** TCP port to listen on (PORT, default 3000). */
+  port: number;
+  /** Interface to bind (HOST, default 0.0.0.0). */
+  host: string;
+  /** NODE_ENV, default `development`. `production` turns on Secure cookies and forbids the dev transport. */
+  nodeEnv: string;
+  /** Folder for local data (DATA_DIR, default ./data); PGlite lives in `<dataDir>/pglite`. */
+  dataDir: string;
+  /** PostgreSQL URL (DATABASE_URL); null → PGlite under dataDir. */
+  databaseUrl: string | null;
+  /**
+   * REDIS_URL. Recorded but not used: a Redis store for @fastify/rate-limit needs `ioredis`, which is not
+   * installed, so rate limits always live in memory (one instance's view).
+   */
+  redisUrl: string | null;
+  /** pino level (LOG_LEVEL, default info). */
+  logLevel: string;
+  /** Origin the app is served from (PUBLIC_ORIGIN, e.g. https://partner.example.com); null → the request's own. */
+  publicOrigin: string | null;
+  /** Country used when the request names none (DEFAULT_COUNTRY, default IN). */
+  defaultCountry: string;
+  /** Language used when the request names no supported one (DEFAULT_LOCALE, default en-GB; SPEC §1). */
+  defaultLocale: string;
+  /** How one-time codes are delivered (MESSAGE_TRANSPORT, default dev). */
+  messageTransport: MessageTransportKind;
+  /** Gateway URL for the webhook transport (MESSAGE_WEBHOOK_URL). */
+  messageWebhookUrl: string | null;
+  /** Key of the HMAC that stores OTP codes (OTP_SECRET); unset → random per process (codes die on restart). */
+  otpSecret: string;
+  /** Digits of a login code (OTP_LENGTH, default 6; SPEC §5). */
+  otpLength: number;
+  /** Lifetime of a code in ms (OTP_TTL_MS, default 300000). */
+  otpTtlMs: number;
+  /** Wrong tries before a code is void (OTP_MAX_ATTEMPTS, default 5). */
+  otpMaxAttempts: number;
+  /** Codes per number per rolling hour (OTP_MAX_PER_HOUR, default 5). */
+  otpMaxPerHour: number;
+  /** Minimum ms between two codes for one number (OTP_RESEND_COOLDOWN_MS, default 30000). */
+  otpResendCooldownMs: number;
+  /** A session ends after this many ms without a request (SESSION_IDLE_MS, default 7 days). */
+  sessionIdleMs: number;
+  /** A session ends this many ms after sign-in whatever happens (SESSION_ABSOLUTE_MS, default 30 days). */
+  sessionAbsoluteMs: number;
+  /** Global info switches (SPEC §3). */
+  isDowntimeActive: boolean;
+  oyo360ChatEnabled: boolean;
+  isSelfOnboardEnabled: boolean;
+  enableOyo360L1Revamp: boolean;
+  /** Countries (ISO2) where `is_self_onboard_enabled` is false whatever the switch says. */
+  selfOnboardDisabledCountries: string[];
+  /** Feature flags handed to the screen composer (SPEC §3 feature flags). */
+  featureFlags: Record<string, unknown>;
+  /** Requests per minute per client IP; 0 turns the limiter off (RATE_LIMIT_MAX, default 300). */
+  rateLimitMax: number;
+}
+
+type RawEnv = {
+  [
+    K in keyof (typeof envJsonSchema)['properties']
+  ]: (typeof envJsonSchema)['properties'][K]['default'] extends number
+    ? number
+    : (typeof envJsonSchema)['properties'][K]['default'] extends boolean
+      ? boolean
+      : string;
+};
+
+/**
+ * Reads the configuration from `env` (default `process.env`), applying defaults.
+ * Throws when a value has the wrong type (e.g. PORT=abc) or FEATURE_FLAGS is not a JSON object.
+ * Does not touch `process.env`.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(envJsonSchema.properties)) {
+    const v = env[key];
+    if (v !== undefined) data[key] = v;
+  }
+  const raw = envSchema<RawEnv>({ schema: envJsonSchema, data, env: false, dotenv: false });
+  let featureFlags: unknown;
+  try {
+    featureFlags = JSON.parse(raw.FEATURE_FLAGS);
+  } catch {
+    throw new Error('FEATURE_FLAGS must be a JSON object');
+  }
+  if (!featureFlags || typeof featureFlags !== 'object' || Array.isArray(featureFlags)) {
+    throw new Error('FEATURE_FLAGS must be a JSON object');
+  }
+  return {
+    port: raw.PORT,
+    host: raw.HOST,
+    nodeEnv: raw.NODE_ENV,
+    dataDir: raw.DATA_DIR,
+    databaseUrl: raw.DATABASE_URL || null,
+    redisUrl: raw.REDIS_URL || null,
+    logLevel: raw.LOG_LEVEL,
+    publicOrigin: raw.PUBLIC_ORIGIN ? raw.PUBLIC_ORIGIN.replace(/\/+$/, '') : null,
+    defaultCountry: raw.DEFAULT_COUNTRY,
+    defaultLocale: raw.DEFAULT_LOCALE,
+    messageTransport: raw.MESSAGE_TRANSPORT as MessageTransportKind,
+    messageWebhookUrl: raw.MESSAGE_WEBHOOK_URL || null,
+    otpSecret: raw.OTP_SECRET || randomBytes(32).toString('hex'),
+    otpLength: raw.OTP_LENGTH,
+    otpTtlMs: raw.OTP_TTL_MS,
+    otpMaxAttempts: raw.OTP_MAX_ATTEMPTS,
+    otpMaxPerHour: raw.OTP_MAX_PER_HOUR,
+    otpResendCooldownMs: raw.OTP_RESEND_COOLDOWN_MS,
+    sessionIdleMs: raw.SESSION_IDLE_MS,
+    sessionAbsoluteMs: raw.SESSION_ABSOLUTE_MS,
+    isDowntimeActive: raw.IS_DOWNTIME_ACTIVE,
+    oyo360ChatEnabled: raw.OYO_360_CHAT_ENABLED,
+    isSelfOnboardEnabled: raw.IS_SELF_ONBOARD_ENABLED,
+    enableOyo360L1Revamp: raw.ENABLE_OYO360_L1_REVAMP,
+    selfOnboardDisabledCountries: raw.SELF_ONBOARD_DISABLED_COUNTRIES.split(',')
+      .map((c) => c.trim().toUpperCase())
+      .filter((c) => /^[A-Z]{2}$/.test(c)),
+    featureFlags: featureFlags as Record<string, unknown>,
+    rateLimitMax: raw.RATE_LIMIT_MAX,
+  };
+}
+
+/**
+ * Startup checks that depend on several settings. Throws an Error naming the problem:
+ * the dev transport in production (it would print codes to the log), webhook without a URL.
+ */
+export function assertConfigUsable(config: Config): void {
+  if (config.nodeEnv === 'production' && config.messageTransport === 'dev') {
+    throw new Error(
+      'MESSAGE_TRANSPORT=dev prints one-time codes and must not run with NODE_ENV=production; set MESSAGE_TRANSPORT=webhook',
+    );
+  }
+  if (config.messageTransport === 'webhook' && !config.messageWebhookUrl) {
+    throw new Error('MESSAGE_TRANSPORT=webhook needs MESSAGE_WEBHOOK_URL');
+  }
+}

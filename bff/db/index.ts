@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvider } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import * as m0001 from './migrations/0001-initial';
+import type { Database } from './schema';
+
+export type { Database } from './schema';
+
+/** Every migration, in order; names are stable (they are recorded in the database). */
+const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+/** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+/** Where the data lives: PGlite (a folder, or memory) or PostgreSQL (a URL). */
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; schema?: string };
+
+/** An open database handle; `close()` ends the connection(s). */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseTarget['kind'];
+  /** The PostgreSQL schema every query uses, when one was given. */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Picks the target from the configuration (DESIGN "bff/"): `DATABASE_URL` → PostgreSQL through `pg`;
+ * unset → PGlite with files under `<DATA_DIR>/pglite`.
+ */
+export function targetFromConfig(config: { databaseUrl: string | null; dataDir: string }): DatabaseTarget {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'pglite', dataDir: join(resolve(config.dataDir), 'pglite') };
+}
+
+/**
+ * Opens the database. For PGlite with a folder, the folder is created. For PostgreSQL with `schema`,
+ * every connection uses that schema first in its search path (tests use a fresh schema per file).
+ * Does not migrate: call {@link migrateToLatest}.
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'pglite') {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    await client.waitReady;
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await db.destroy();
+        if (!client.closed) await client.close();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    ...(target.schema ? { schema: target.schema } : {}),
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Runs every pending migration. Throws the first migration error (the database is left as it was).
+ * `schema` keeps Kysely's bookkeeping tables in that schema (otherwise it may see another schema's).
+ */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,112 @@
+import createError, { type FastifyError, type FastifyErrorConstructor } from '@fastify/error';
+
+/**
+ * Every error the BFF answers with, defined once (CONVENTIONS "The BFF is plugins and routes").
+ * `key` is the translation key (area `errors`) of the message sent to the client in the request's
+ * language; `message` is the English text used in logs; `field` names the form field the error belongs to.
+ * Wording from SPEC §8.
+ */
+export const errorDefinitions = {
+  ONB_INVALID_INPUT: { status: 400, key: 'errors.invalid_input', message: 'Invalid Input' },
+  ONB_INVALID_PHONE: {
+    status: 400,
+    key: 'errors.phone_invalid',
+    message: 'Please enter the correct phone number',
+    field: 'phone',
+  },
+  ONB_OTP_INCORRECT: {
+    status: 400,
+    key: 'errors.otp_incorrect',
+    message: 'Please enter correct OTP',
+    field: 'otp',
+  },
+  ONB_OTP_EXPIRED: {
+    status: 400,
+    key: 'errors.otp_expired',
+    message: 'This code has expired. Please request a new one.',
+    field: 'otp',
+  },
+  ONB_OTP_TOO_MANY_ATTEMPTS: {
+    status: 400,
+    key: 'errors.otp_too_many_attempts',
+    message: 'Too many incorrect attempts. Please request a new code.',
+    field: 'otp',
+  },
+  ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
+  ONB_FORBIDDEN_ORIGIN: {
+    status: 403,
+    key: 'errors.forbidden',
+    message: 'You do not have rights to view/modify',
+  },
+  ONB_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  ONB_SCREEN_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  ONB_LANGUAGE_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  ONB_PHONE_NOT_REGISTERED: {
+    status: 404,
+    key: 'errors.phone_not_registered',
+    message: "This number is not registered as an Owner's number... login with Owner credentials",
+    field: 'phone',
+  },
+  ONB_OTP_RATE_LIMITED: {
+    status: 429,
+    key: 'errors.try_later',
+    message: 'Please try after some time.',
+    field: 'phone',
+  },
+  ONB_OTP_RESEND_COOLDOWN: {
+    status: 429,
+    key: 'errors.otp_resend_wait',
+    message: 'Please wait {{seconds}} seconds before asking for a new code.',
+    field: 'phone',
+  },
+  ONB_RATE_LIMITED: { status: 429, key: 'errors.try_later', message: 'Please try after some time.' },
+  ONB_INTERNAL: { status: 500, key: 'errors.internal', message: 'Internal Server Error' },
+  ONB_NOT_READY: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
+} as const satisfies Record<string, { status: number; key: string; message: string; field?: string }>;
+
+/** One of the codes above (`ONB_…`), sent as `error.code`. */
+export type ErrorCode = keyof typeof errorDefinitions;
+
+/** An error of ours: a @fastify/error with interpolation values for the translated message. */
+export interface OnboardError extends FastifyError {
+  code: ErrorCode;
+  statusCode: number;
+  /** Values for `{{name}}` placeholders of the message (e.g. `{ seconds: 12 }`). */
+  values?: Record<string, string | number>;
+  /** Overrides the definition's field. */
+  field?: string;
+  /** Seconds the client should wait before retrying (429 only); also sent as `Retry-After`. */
+  retryAfterS?: number;
+}
+
+const constructors = Object.fromEntries(
+  Object.entries(errorDefinitions).map(([code, def]) => [code, createError(code, def.message, def.status)]),
+) as Record<ErrorCode, FastifyErrorConstructor>;
+
+/**
+ * Creates the error for `code` (throw it from a route; the one error handler turns it into
+ * `{ success: false, error: { code, message, field? } }` with the definition's HTTP status).
+ */
+export function onboardError(
+  code: ErrorCode,
+  extra: { values?: Record<string, string | number>; field?: string; retryAfterS?: number } = {},
+): OnboardError {
+  const err = new constructors[code]() as OnboardError;
+  if (extra.values) {
+    err.values = extra.values;
+    err.message = err.message.replace(/\{\{(\w+)\}\}/g, (m, k: string) => String(extra.values?.[k] ?? m));
+  }
+  if (extra.field) err.field = extra.field;
+  if (extra.retryAfterS !== undefined) err.retryAfterS = extra.retryAfterS;
+  return err;
+}
+
+/** True when `err` is one of ours (its code is in {@link errorDefinitions}). */
+export function isOnboardError(err: unknown): err is OnboardError {
+  return (
+    !!err &&
+    typeof err === 'object' &&
+    typeof (err as { code?: unknown }).code === 'string' &&
+    Object.hasOwn(errorDefinitions, (err as { code: string }).code)
+  );
+}

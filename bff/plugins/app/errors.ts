@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ApiError } from '../../../schemas/generated/types';
+import {
+  errorDefinitions,
+  isOnboardError,
+  onboardError,
+  type ErrorCode,
+  type OnboardError,
+} from '../../errors';
+
+/**
+ * Turns any error into the wire shape of SPEC §8 / the shared context:
+ * `{ success: false, error: { code, message (translated), field? } }`.
+ * Schema validation errors → 400 ONB_INVALID_INPUT 'Invalid Input' (field = the first offending
+ * property when there is one); unknown 4xx (bad JSON, body too large…) → ONB_INVALID_INPUT with its
+ * status; everything else → 500 'Internal Server Error', logged with the request id, never its message.
+ */
+export function toApiError(
+  err: unknown,
+  request: FastifyRequest,
+): { status: number; body: ApiError; error: OnboardError } {
+  let e: OnboardError;
+  let field: string | undefined;
+  const fe = err as FastifyError & {
+    validation?: { instancePath?: string; params?: Record<string, unknown> }[];
+  };
+  if (isOnboardError(err)) {
+    e = err;
+  } else if (fe && fe.validation) {
+    e = onboardError('ONB_INVALID_INPUT');
+    const first = fe.validation[0];
+    const fromPath = first?.instancePath?.split('/').filter(Boolean)[0];
+    const fromParams = (first?.params?.additionalProperty ?? first?.params?.missingProperty) as
+      string | undefined;
+    field = fromPath ?? fromParams;
+  } else if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    e = onboardError('ONB_INVALID_INPUT');
+    e.statusCode = fe.statusCode;
+  } else {
+    e = onboardError('ONB_INTERNAL');
+  }
+  const def = errorDefinitions[e.code as ErrorCode];
+  const status = e.statusCode ?? def.status;
+  const message = request.server.translations.translate(request.locale, def.key, e.values);
+  const resolvedField = e.field ?? ('field' in def ? def.field : undefined) ?? field;
+  return {
+    status,
+    error: e,
+    body: {
+      success: false,
+      error: {
+        code: e.code,
+        message,
+        ...(resolvedField ? { field: resolvedField } : {}),
+        ...(e.retryAfterS !== undefined ? { retry_after_s: e.retryAfterS } : {}),
+      },
+    },
+  };
+}
+
+/** Sends the translated error answer (used by the error handler and by handlers that answer directly). */
+export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
+  const { status, body, error } = toApiError(err, reply.request);
+  if (status >= 500) {
+    reply.log.error({ err, reqId: reply.request.id }, 'request failed');
+  } else {
+    reply.log.info({ code: body.error.code, status }, 'request refused');
+  }
+  if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Installs the one error handler. */
+export default fp(
+  async (app) => {
+    app.setErrorHandler((err, _request, reply) => sendError(reply, err));
+  },
+  { name: 'errors', dependencies: ['translations'] },
+);

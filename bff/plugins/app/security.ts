@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import { onboardError } from '../../errors';
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The request's own origin (`<protocol>://<host>`), as the browser would write it. */
+export function ownOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+/**
+ * Cross-site request refusal for state-changing calls (POST/PUT/PATCH/DELETE): a present `Origin` that is
+ * neither the request's own origin nor `publicOrigin` → 403 ONB_FORBIDDEN_ORIGIN; without `Origin`, a
+ * `Sec-Fetch-Site` of `cross-site` or `same-site` → 403. Requests with neither header (curl, server-to-server,
+ * inject) pass: a browser always sends one of them on a cross-site POST. Complements SameSite=Lax cookies.
+ */
+export default fp<{ publicOrigin: string | null }>(
+  async (app, { publicOrigin }) => {
+    app.addHook('onRequest', async (request) => {
+      if (!unsafeMethods.has(request.method)) return;
+      const origin = request.headers.origin;
+      if (origin !== undefined) {
+        if (origin !== ownOrigin(request) && origin !== publicOrigin) {
+          request.log.warn({ origin }, 'cross-origin state-changing request refused');
+          throw onboardError('ONB_FORBIDDEN_ORIGIN');
+        }
+        return;
+      }
+      const site = request.headers['sec-fetch-site'];
+      if (site === 'cross-site' || site === 'same-site') throw onboardError('ONB_FORBIDDEN_ORIGIN');
+    });
+  },
+  { name: 'security' },
+);

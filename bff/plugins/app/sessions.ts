@@ -1,0 +1,85 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UserDetails } from '../../../schemas/generated/types';
+import type { Config } from '../../config';
+import { onboardError } from '../../errors';
+import {
+  createSessionStore,
+  LOGGED_IN_COOKIE,
+  SESSION_COOKIE,
+  type SessionStore,
+} from '../../services/sessions';
+import { toUserDetails } from '../../services/users';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Server-side sessions. */
+    sessions: SessionStore;
+    /** Sets both session cookies for `token` (HttpOnly onboard_sid + readable isLoggedIn=true). */
+    startSession(reply: FastifyReply, userId: string, request: FastifyRequest): Promise<void>;
+    /** Ends the request's session (if any) and clears both cookies. */
+    endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The signed-in user, or null (set before every handler from the onboard_sid cookie). */
+    user: UserDetails | null;
+  }
+  interface FastifyContextConfig {
+    /** Served without a session (SPEC §6 public calls). Routes without it answer 401 when signed out. */
+    public?: boolean;
+  }
+}
+
+/**
+ * Sessions and the authentication gate (SPEC §6): resolves `request.user` from the session cookie, and
+ * answers 401 ONB_UNAUTHORIZED ('Session Expired') on API routes not marked `config: { public: true }`.
+ * Only paths under /hms_ms/ and /owner_ms/ are gated; static files and health checks are not.
+ */
+export default fp<{ config: Config; now: () => number }>(
+  async (app, { config, now }) => {
+    const store = createSessionStore(app.db, {
+      idleMs: config.sessionIdleMs,
+      absoluteMs: config.sessionAbsoluteMs,
+      now,
+    });
+    const secure = config.nodeEnv === 'production';
+    const cookieBase = { path: '/', sameSite: 'lax' as const, secure };
+    const maxAge = Math.floor(config.sessionAbsoluteMs / 1000);
+
+    app.decorate('sessions', store);
+    app.decorateRequest('user', null);
+
+    app.decorate('startSession', async (reply: FastifyReply, userId: string, request: FastifyRequest) => {
+      // Rotation: the old session (if any) never survives a sign-in.
+      const old = request.cookies[SESSION_COOKIE];
+      if (old) await store.destroy(old);
+      const token = await store.create(userId, {
+        userAgent: request.headers['user-agent'] ?? null,
+        ip: request.ip,
+      });
+      reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, httpOnly: true, maxAge });
+      reply.setCookie(LOGGED_IN_COOKIE, 'true', { ...cookieBase, httpOnly: false, maxAge });
+    });
+
+    app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await store.destroy(token);
+      reply.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
+      reply.clearCookie(LOGGED_IN_COOKIE, { ...cookieBase, httpOnly: false });
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) {
+        const row = await store.resolve(token);
+        request.user = row ? toUserDetails(row) : null;
+      }
+      const path = request.url;
+      const gated = path.startsWith('/hms_ms/') || path.startsWith('/owner_ms/');
+      if (gated && request.routeOptions.url && !request.routeOptions.config.public && !request.user) {
+        throw onboardError('ONB_UNAUTHORIZED');
+      }
+    });
+  },
+  { name: 'sessions', dependencies: ['db'] },
+);

@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendError } from '../app/errors';
+import { onboardError } from '../../errors';
+
+/** Base path of the client (SPEC §2). */
+export const BASE_PATH = '/propertyOnboard';
+
+/** True for paths the client's router owns (SPEC §2: /propertyOnboard/…, /404, the redirect entry). */
+export function isClientRoute(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return (
+    path === BASE_PATH ||
+    path.startsWith(`${BASE_PATH}/`) ||
+    path === '/404' ||
+    path === '/route/redirect/propertyOnboard' ||
+    path.startsWith('/route/redirect/propertyOnboard/')
+  );
+}
+
+/**
+ * Serves the built client (dist/client) under /propertyOnboard/ with an SPA fallback: any GET of a client
+ * route that is not a file answers index.html (no-cache); hashed assets are cached for a year. `/` → 302
+ * /propertyOnboard. Without a build, client routes answer 503 text asking for `npm run build`.
+ * Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when the limiter is on.
+ */
+export default fp<{ clientDir: string }>(
+  async (app, { clientDir }) => {
+    const built = existsSync(join(clientDir, 'index.html'));
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        prefix: `${BASE_PATH}/`,
+        wildcard: true,
+        index: false,
+        setHeaders: (reply, path) => {
+          reply.header(
+            'cache-control',
+            path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
+    }
+
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(BASE_PATH, 302));
+
+    const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
+      if ((request.method === 'GET' || request.method === 'HEAD') && isClientRoute(request.url)) {
+        if (!built) {
+          return reply
+            .code(503)
+            .type('text/plain; charset=utf-8')
+            .send('The client is not built yet: run `npm run build`, then reload this page.\n');
+        }
+        return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
+      }
+      return sendError(reply, onboardError('ONB_NOT_FOUND'));
+    };
+    const limited = typeof app.rateLimit === 'function';
+    app.setNotFoundHandler(limited ? { preHandler: app.rateLimit() } : {}, notFound);
+  },
+  { name: 'static', dependencies: ['errors'] },
+);

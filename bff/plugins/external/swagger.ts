@@ -1,0 +1,38 @@
+import swagger from '@fastify/swagger';
+import fp from 'fastify-plugin';
+
+/**
+ * OpenAPI 3.1 document generated from the route schemas (every route has an operationId and tags);
+ * served by the meta routes at GET /hms_ms/api/openapi.json. Shared schemas become components named
+ * after their `$id` (slashes and dots replaced by `_`).
+ */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Property onboarding BFF',
+          description: 'Backend-for-frontend of the self-onboarding web app (SPEC §7).',
+          version: '0.1.0',
+        },
+        tags: [
+          { name: 'auth', description: 'OTP sign-in and sessions (SPEC §4)' },
+          { name: 'global', description: 'Global info and metadata' },
+          { name: 'screens', description: 'Server-driven screens' },
+          { name: 'translations', description: 'Client messages per language' },
+          { name: 'health', description: 'Liveness and readiness' },
+          { name: 'dev', description: 'Development only' },
+        ],
+        components: {
+          securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'onboard_sid' } },
+        },
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) =>
+          typeof json.$id === 'string' ? json.$id.replace(/[^A-Za-z0-9_-]/g, '_') : `def-${i}`,
+      },
+    });
+  },
+  { name: 'swagger' },
+);

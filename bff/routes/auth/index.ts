@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import type { RequestOtpBody, VerifyOtpBody } from '../../../schemas/generated/types';
+import type { Config } from '../../config';
+import { onboardError } from '../../errors';
+import { normalisePhone, type NormalisedPhone } from '../../services/otp';
+import { LOGGED_IN_COOKIE, SESSION_COOKIE } from '../../services/sessions';
+import { OWNER_ROLE, toUserDetails } from '../../services/users';
+import { errorResponses, ok, ref } from '../responses';
+
+/**
+ * OTP sign-in (SPEC §4 login, §5 validation, §6 roles, §8 messages):
+ * request_otp → verify_otp (session cookies) → sign_in state → sign_out.
+ */
+export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+
+  const phoneOf = (body: { phone: string; country_code?: string }): NormalisedPhone => {
+    const n = normalisePhone(body.phone, body.country_code ?? config.defaultCountry);
+    if (!n) throw onboardError('ONB_INVALID_PHONE');
+    return n;
+  };
+
+  /** SPEC §6: login only for numbers registered as an owner's number. */
+  const assertOwner = async (phone: string) => {
+    const user = await app.users.findByPhone(phone);
+    if (!user || user.devise_role !== OWNER_ROLE) throw onboardError('ONB_PHONE_NOT_REGISTERED');
+    return user;
+  };
+
+  app.post<{ Body: RequestOtpBody }>(
+    '/hms_ms/api/v2/request_otp',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'requestOtp',
+        tags: ['auth'],
+        summary: 'Send a one-time code by SMS',
+        description:
+          "429 'Please try after some time.' after OTP_MAX_PER_HOUR codes per number per hour, and within the resend cooldown (error.retry_after_s). login: 404 for a number with no owner account.",
+        headers: ref('api/client-headers.schema.json'),
+        body: ref('api/request-otp.schema.json'),
+        response: { 200: ok(ref('api/request-otp-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { purpose } = request.body;
+      const phone = phoneOf(request.body);
+      if (purpose === 'login') await assertOwner(phone.e164);
+      const issued = await app.otp.issue(phone.e164, purpose);
+      const text = app.translations.translate(request.locale, 'errors.sms.otp', {
+        code: issued.code,
+        minutes: Math.ceil(config.otpTtlMs / 60_000),
+      });
+      try {
+        await app.transport.send({ channel: 'sms', to: phone.e164, text, code: issued.code });
+      } catch (err) {
+        await app.otp.discard(phone.e164, purpose);
+        throw err;
+      }
+      return {
+        success: true,
+        data: {
+          phone: phone.e164,
+          otp_length: config.otpLength,
+          expires_in_s: issued.expiresInS,
+          resend_after_s: issued.resendAfterS,
+        },
+      };
+    },
+  );
+
+  app.post<{ Body: VerifyOtpBody }>(
+    '/hms_ms/api/v2/verify_otp',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'verifyOtp',
+        tags: ['auth'],
+        summary: 'Check a one-time code and start a session (sets onboard_sid and isLoggedIn cookies)',
+        description:
+          "Wrong code: 400 field otp 'Please enter correct OTP'. sign_up creates the owner account on first success.",
+        headers: ref('api/client-headers.schema.json'),
+        body: ref('api/verify-otp.schema.json'),
+        response: { 200: ok(ref('api/verify-otp-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { purpose, otp } = request.body;
+      const phone = phoneOf(request.body);
+      await app.otp.verify(phone.e164, purpose, otp);
+      const user =
+        purpose === 'login'
+          ? await assertOwner(phone.e164)
+          : await app.users.findOrCreateOwner({
+              phone: phone.e164,
+              country_code: phone.country || config.defaultCountry,
+              language: request.locale,
+            });
+      await app.startSession(reply, user.id, request);
+      request.log.info({ userId: user.id, purpose }, 'signed in');
+      return { success: true, data: { user: toUserDetails(user) } };
+    },
+  );
+
+  app.get(
+    '/hms_ms/api/v2/sign_in',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'getSignInState',
+        tags: ['auth'],
+        summary: 'Whether the request carries a live session, and the user',
+        response: { 200: ok(ref('api/sign-in-state.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (request.user) return { success: true, data: { is_logged_in: true, user: request.user } };
+      // A stale cookie pair would make the client believe it is signed in (SPEC §4 auth gate).
+      if (request.cookies[SESSION_COOKIE] || request.cookies[LOGGED_IN_COOKIE])
+        await app.endSession(request, reply);
+      return { success: true, data: { is_logged_in: false } };
+    },
+  );
+
+  app.post(
+    '/hms_ms/api/v1/onboard/users/sign_out',
+    {
+      schema: {
+        operationId: 'signOut',
+        tags: ['auth'],
+        summary: 'End the session and clear both cookies',
+        security: [{ session: [] }],
+        response: { 204: { description: 'Signed out', type: 'null' }, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await app.endSession(request, reply);
+      return reply.code(204).send();
+    },
+  );
+}

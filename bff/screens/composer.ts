@@ -1,0 +1,278 @@
+/**
+ * The screen composer: turns a screen definition (bff/screens/<screen_id>.json, what product staff edit)
+ * and a context into the ScreenPayload the renderer draws (DESIGN "bff/screens").
+ *
+ * A definition is a payload template:
+ * - a widget's `condition` (JSON Logic, json-logic-js) over the context decides whether it is sent;
+ * - `{"$t": "screens.sign_up.title", "values"?: {...}}` is replaced by the text translated into the
+ *   context's locale (values may themselves be bindings);
+ * - `{"$bind": "global_info.country_code"}` is replaced by the value at that path of the context;
+ * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
+ *   browser) is sent as it is.
+ * The composed payload is validated against schemas/screen.schema.json and every widget's contents
+ * against schemas/widgets/<widget_type>.schema.json.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import jsonLogic from 'json-logic-js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../../schemas/ajv';
+import type {
+  GlobalInfo,
+  JsonLogic,
+  Locale,
+  ScreenDefinition,
+  ScreenPayload,
+  UserDetails,
+  WidgetDefinition,
+  WidgetEnvelope,
+} from '../../schemas/generated/types';
+import languages from './data/languages.json' with { type: 'json' };
+
+/** What a screen may read (DESIGN: `{ global_info, flags, user, lead, locale, brand }`). */
+export interface ScreenContext {
+  global_info: GlobalInfo;
+  flags: Record<string, unknown>;
+  user: UserDetails | null;
+  lead: Record<string, unknown> | null;
+  locale: Locale;
+  brand: string;
+}
+
+/** Translates `key` (e.g. `screens.sign_up.title`) into `locale`; returns the key itself when missing. */
+export type Translate = (locale: Locale, key: string, values?: Record<string, unknown>) => string;
+
+/** The loaded, checked screen definitions. */
+export interface ScreenCatalogue {
+  /** Whether a definition with this screen_id exists. */
+  has(id: string): boolean;
+  /** Whether the screen is served without a session (definition `public: true`). */
+  isPublic(id: string): boolean;
+  /** Every screen_id, sorted. */
+  ids(): string[];
+  /**
+   * Composes the payload of screen `id` for `ctx`.
+   * @throws ScreenDefinitionError when the screen is unknown or the result breaks a schema.
+   */
+  compose(id: string, ctx: ScreenContext): ScreenPayload;
+}
+
+/** A screen definition that cannot be served; `file` and JSON `path` say where. */
+export class ScreenDefinitionError extends Error {
+  constructor(
+    readonly file: string,
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${file}${path ? ` at ${path}` : ''}: ${detail}`);
+    this.name = 'ScreenDefinitionError';
+  }
+}
+
+const ajv = createAjv();
+const validateDefinition = ajv.getSchema('screen-definition.schema.json') as ValidateFunction;
+const validatePayload = ajv.getSchema('screen.schema.json') as ValidateFunction;
+const contentValidators = new Map<string, ValidateFunction>();
+function contentValidator(widgetType: string): ValidateFunction | undefined {
+  if (!contentValidators.has(widgetType)) {
+    const v = ajv.getSchema(`widgets/${widgetType}.schema.json`);
+    if (v) contentValidators.set(widgetType, v as ValidateFunction);
+  }
+  return contentValidators.get(widgetType);
+}
+
+const firstError = (errors: ErrorObject[] | null | undefined, prefix = ''): [string, string] => {
+  const e = errors?.[0];
+  if (!e) return [prefix, 'invalid'];
+  const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
+  return [`${prefix}${e.instancePath}`, `${e.message ?? 'invalid'}${extra}`];
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads a dotted path ("user.phone") of an object; undefined when any step is missing. */
+export function readPath(source: unknown, path: string): unknown {
+  let cur: unknown = source;
+  for (const step of path.split('.')) {
+    if (!isPlainObject(cur) && !Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[step];
+  }
+  return cur;
+}
+
+interface ResolveScope {
+  ctx: Record<string, unknown>;
+  locale: Locale;
+  translate: Translate;
+  /** Translation keys that were missing, with the JSON path that asked for them. */
+  missing: { key: string; path: string }[];
+}
+
+function resolveValue(value: unknown, scope: ResolveScope, path: string): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => resolveValue(v, scope, `${path}/${i}`));
+  if (!isPlainObject(value)) return value;
+  if (typeof value.$t === 'string') {
+    const values = isPlainObject(value.values)
+      ? (resolveValue(value.values, scope, `${path}/values`) as Record<string, unknown>)
+      : undefined;
+    const text = scope.translate(scope.locale, value.$t, values);
+    if (text === value.$t) scope.missing.push({ key: value.$t, path });
+    return text;
+  }
+  if (typeof value.$bind === 'string') return readPath(scope.ctx, value.$bind);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = resolveValue(v, scope, `${path}/${k}`);
+  return out;
+}
+
+const holds = (rule: JsonLogic | undefined, ctx: Record<string, unknown>): boolean =>
+  rule === undefined ? true : Boolean(jsonLogic.apply(rule as never, ctx));
+
+function composeWidget(
+  def: WidgetDefinition,
+  scope: ResolveScope,
+  path: string,
+): WidgetEnvelope | undefined {
+  if (!holds(def.condition, scope.ctx)) return undefined;
+  const widget: WidgetEnvelope = {
+    id: def.id,
+    widget_type: def.widget_type,
+    contents: resolveValue(def.contents, scope, `${path}/contents`) as Record<string, unknown>,
+  };
+  if (def.visible_when !== undefined) widget.visible_when = def.visible_when;
+  if (def.fallback === 'drop') widget.fallback = 'drop';
+  else if (def.fallback) {
+    const fb = composeWidget(def.fallback, scope, `${path}/fallback`);
+    if (fb) widget.fallback = fb;
+  }
+  return widget;
+}
+
+function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
+  const validate = contentValidator(widget.widget_type);
+  if (!validate) throw new ScreenDefinitionError(file, `${path}/widget_type`, `no schema for '${widget.widget_type}'`);
+  if (!validate(widget.contents)) {
+    const [p, msg] = firstError(validate.errors, `${path}/contents`);
+    throw new ScreenDefinitionError(file, p, msg);
+  }
+  if (widget.fallback && widget.fallback !== 'drop') checkWidget(file, widget.fallback, `${path}/fallback`);
+}
+
+/**
+ * Composes one definition for one context and checks the result.
+ * @throws ScreenDefinitionError naming `file` and the JSON path of the first problem (including a
+ *   translation key missing from the catalogue).
+ */
+export function composeDefinition(
+  file: string,
+  def: ScreenDefinition,
+  ctx: ScreenContext,
+  translate: Translate,
+): ScreenPayload {
+  const scope: ResolveScope = {
+    ctx: { ...ctx, languages } as unknown as Record<string, unknown>,
+    locale: ctx.locale,
+    translate,
+    missing: [],
+  };
+  const payload: ScreenPayload = {
+    screen_id: def.screen_id,
+    schema_version: 1,
+    widget_list: [],
+  };
+  if (def.title !== undefined) payload.title = String(resolveValue(def.title, scope, '/title'));
+  if (def.hide_footer !== undefined) {
+    payload.hide_footer =
+      typeof def.hide_footer === 'boolean' ? def.hide_footer : holds(def.hide_footer as JsonLogic, scope.ctx);
+  }
+  def.widget_list.forEach((w, i) => {
+    const widget = composeWidget(w, scope, `/widget_list/${i}`);
+    if (widget) payload.widget_list.push(widget);
+  });
+  const miss = scope.missing[0];
+  if (miss) throw new ScreenDefinitionError(file, miss.path, `translation key '${miss.key}' not found`);
+  if (!validatePayload(payload)) {
+    const [p, msg] = firstError(validatePayload.errors);
+    throw new ScreenDefinitionError(file, p, msg);
+  }
+  const ids = new Set<string>();
+  payload.widget_list.forEach((w, i) => {
+    if (ids.has(w.id)) throw new ScreenDefinitionError(file, `/widget_list/${i}/id`, `duplicate id '${w.id}'`);
+    ids.add(w.id);
+    checkWidget(file, w, `/widget_list/${i}`);
+  });
+  return payload;
+}
+
+/** Reads and schema-checks one definition file. @throws ScreenDefinitionError */
+export function readDefinition(file: string): ScreenDefinition {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
+  }
+  if (!validateDefinition(json)) {
+    const [p, msg] = firstError(validateDefinition.errors);
+    throw new ScreenDefinitionError(file, p, msg);
+  }
+  const def = json as ScreenDefinition;
+  const expected = basename(file, '.json');
+  if (def.screen_id !== expected) {
+    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expected}'`);
+  }
+  return def;
+}
+
+/** The fixture contexts of bff/screens/fixtures/contexts/*.json, by file name. */
+export function loadFixtureContexts(dir: string): Record<string, ScreenContext> {
+  const out: Record<string, ScreenContext> = {};
+  const ctxDir = join(dir, 'fixtures', 'contexts');
+  for (const name of readdirSync(ctxDir).filter((n) => n.endsWith('.json')).sort()) {
+    out[name] = JSON.parse(readFileSync(join(ctxDir, name), 'utf8')) as ScreenContext;
+  }
+  return out;
+}
+
+/**
+ * Loads every definition of `dir` (its *.json files) and checks each by composing it for every fixture
+ * context of `dir/fixtures/contexts` (a public screen only for anonymous contexts too; every screen for
+ * signed-in ones), so a broken edit never goes live.
+ * @throws ScreenDefinitionError naming the file and the JSON path (the server refuses to start).
+ */
+export function loadScreenCatalogue(opts: { dir: string; translate: Translate }): ScreenCatalogue {
+  const defs = new Map<string, { file: string; def: ScreenDefinition }>();
+  const files = readdirSync(opts.dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort();
+  for (const name of files) {
+    const file = join(opts.dir, name);
+    const def = readDefinition(file);
+    defs.set(def.screen_id, { file, def });
+  }
+  const contexts = loadFixtureContexts(opts.dir);
+  for (const { file, def } of defs.values()) {
+    for (const [ctxName, ctx] of Object.entries(contexts)) {
+      if (!ctx.user && !def.public) continue;
+      try {
+        composeDefinition(file, def, ctx, opts.translate);
+      } catch (err) {
+        if (err instanceof ScreenDefinitionError) {
+          throw new ScreenDefinitionError(err.file, err.path, `${err.detail} (context ${ctxName})`);
+        }
+        throw err;
+      }
+    }
+  }
+  return {
+    has: (id) => defs.has(id),
+    isPublic: (id) => defs.get(id)?.def.public === true,
+    ids: () => [...defs.keys()].sort(),
+    compose(id, ctx) {
+      const entry = defs.get(id);
+      if (!entry) throw new ScreenDefinitionError(`${id}.json`, '', 'no such screen');
+      return composeDefinition(entry.file, entry.def, ctx, opts.translate);
+    },
+  };
+}

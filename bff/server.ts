@@ -1,0 +1,39 @@
+/**
+ * `npm run serve`: loadConfig → buildApp → listen; closes gracefully on SIGINT/SIGTERM.
+ */
+import { buildApp } from './app';
+import { loadConfig } from './config';
+
+const config = loadConfig();
+const app = await buildApp({ config });
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'close failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as { port: number } | null)?.port ?? config.port;
+  app.log.info(`open http://localhost:${port}/propertyOnboard`);
+  if (app.transport.kind === 'dev') {
+    app.log.info(`development transport: one-time codes appear at http://localhost:${port}/__dev/outbox`);
+  }
+} catch (err) {
+  app.log.error({ err }, 'could not start');
+  await app.close();
+  process.exit(1);
+}

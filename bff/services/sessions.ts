@@ -1,0 +1,96 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/schema';
+
+/** Name of the HttpOnly session cookie (shared context "Sessions"). */
+export const SESSION_COOKIE = 'onboard_sid';
+/** Name of the readable cookie the client checks (SPEC §4: login cookie equals "true"). */
+export const LOGGED_IN_COOKIE = 'isLoggedIn';
+
+/** Hex SHA-256 of a token: the `sessions.id` (a stolen database row does not give a usable cookie). */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Server-side sessions with idle and absolute expiry. Times are ms since the epoch. */
+export interface SessionStore {
+  /** Starts a session for `userId`; returns the random token to put in the cookie (base64url, 256 bits). */
+  create(userId: string, meta: { userAgent?: string | null; ip?: string | null }): Promise<string>;
+  /**
+   * The user of a live session, or null when the token is unknown, idle longer than the idle limit, or
+   * past its absolute end (expired rows are deleted). Refreshes `last_seen_at` at most once a minute.
+   */
+  resolve(token: string): Promise<UserRow | null>;
+  /** Ends the session of `token` (no error when there is none). */
+  destroy(token: string): Promise<void>;
+  /** Deletes every expired session; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
+/** Creates the store. `idleMs` and `absoluteMs` as in the configuration; `now` for tests. */
+export function createSessionStore(
+  db: Kysely<Database>,
+  opts: { idleMs: number; absoluteMs: number; now?: () => number },
+): SessionStore {
+  const now = opts.now ?? Date.now;
+  return {
+    async create(userId, meta) {
+      const token = randomBytes(32).toString('base64url');
+      const t = now();
+      await db
+        .insertInto('sessions')
+        .values({
+          id: hashToken(token),
+          user_id: userId,
+          created_at: new Date(t),
+          last_seen_at: new Date(t),
+          expires_at: new Date(t + opts.absoluteMs),
+          user_agent: meta.userAgent?.slice(0, 512) ?? null,
+          ip: meta.ip ?? null,
+        })
+        .execute();
+      return token;
+    },
+    async resolve(token) {
+      if (!token || token.length > 200) return null;
+      const id = hashToken(token);
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
+        .where('sessions.id', '=', id)
+        .executeTakeFirst();
+      if (!row) return null;
+      const t = now();
+      const lastSeen = new Date(row.s_last_seen_at).getTime();
+      if (new Date(row.s_expires_at).getTime() <= t || lastSeen + opts.idleMs <= t) {
+        await db.deleteFrom('sessions').where('id', '=', id).execute();
+        return null;
+      }
+      if (t - lastSeen > 60_000) {
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: new Date(t) })
+          .where('id', '=', id)
+          .execute();
+      }
+      const { s_last_seen_at: _a, s_expires_at: _b, ...user } = row;
+      return user;
+    },
+    async destroy(token) {
+      if (!token) return;
+      await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+    },
+    async purgeExpired() {
+      const t = now();
+      const res = await db
+        .deleteFrom('sessions')
+        .where((eb) =>
+          eb.or([eb('expires_at', '<=', new Date(t)), eb('last_seen_at', '<=', new Date(t - opts.idleMs))]),
+        )
+        .executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}

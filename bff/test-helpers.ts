@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+import { buildApp, type BuildAppOptions } from './app';
+import { loadConfig, type Config } from './config';
+import { openDatabase, type DatabaseHandle } from './db';
+import type { ScreenCatalogue } from './screens/composer';
+
+let shared: Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> | null = null;
+const apps = new Set<FastifyInstance>();
+
+/**
+ * The database shared by every app of one test file: an in-memory PGlite (one instance per file; it costs
+ * ~700 MB and ~2.5 s), or, when TEST_DATABASE_URL is set, a fresh PostgreSQL schema dropped afterwards.
+ */
+export function sharedDatabase(): Promise<DatabaseHandle> {
+  shared ??= (async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) {
+      const handle = await openDatabase({ kind: 'pglite', dataDir: null });
+      return { handle, drop: async () => {} };
+    }
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const handle = await openDatabase({ kind: 'postgres', url, schema });
+    return {
+      handle,
+      drop: async () => {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  })();
+  return shared.then((s) => s.handle);
+}
+
+/** Configuration for tests: defaults, NODE_ENV=test, rate limiter off, overridden by `config`. */
+export function testConfig(config: Partial<Config> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MAX: '0', LOG_LEVEL: 'silent' }), ...config };
+}
+
+/** A catalogue with one public screen (`public_test`) and one private (`private_test`), for route tests. */
+export function stubScreens(): ScreenCatalogue {
+  const defs: Record<string, boolean> = { public_test: true, private_test: false };
+  return {
+    has: (id) => Object.hasOwn(defs, id),
+    isPublic: (id) => defs[id] === true,
+    ids: () => Object.keys(defs).sort(),
+    compose: (id, ctx) => ({
+      screen_id: id,
+      schema_version: 1,
+      title: `${id} ${ctx.locale}`,
+      widget_list: [
+        { id: 'who', widget_type: 'text', contents: { text: ctx.user ? ctx.user.phone : 'anonymous' } },
+        { id: 'country', widget_type: 'text', contents: { text: ctx.global_info.country_code } },
+      ],
+    }),
+  };
+}
+
+/**
+ * Builds an app for a test over the shared database, with test configuration (`overrides.config` merged
+ * over {@link testConfig}), the stub screen catalogue unless `overrides.screens` is given, and no logs.
+ * Every app is closed after the file's tests, then the database.
+ */
+export async function buildTestApp(
+  overrides: Omit<Partial<BuildAppOptions>, 'config'> & { config?: Partial<Config> } = {},
+): Promise<FastifyInstance> {
+  const { config, ...rest } = overrides;
+  const app = await buildApp({
+    screens: stubScreens(),
+    logger: false,
+    clientDir: '/nonexistent-client-dir',
+    ...rest,
+    config: testConfig(config),
+    db: rest.db ?? (await sharedDatabase()),
+  });
+  apps.add(app);
+  await app.ready();
+  return app;
+}
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  apps.clear();
+  if (shared) {
+    const s = await shared;
+    await s.handle.close();
+    await s.drop();
+    shared = null;
+  }
+});
+
+let phoneCounter = 0;
+/**
+ * A different valid Indian mobile number per call (E.164 `+9198…`), so tests in one file do not share
+ * OTP rate limits.
+ */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  const tail = String((Date.now() % 100000) * 100 + phoneCounter)
+    .padStart(8, '0')
+    .slice(-8);
+  return `+9198${tail}`;
+}

@@ -1,0 +1,44 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+/** A fresh, valid Indian mobile number: national form and E.164. */
+export function uniquePhone(): { national: string; e164: string } {
+  const rest = String(Math.floor(Math.random() * 1e9)).padStart(9, '0');
+  const national = `9${rest}`;
+  return { national, e164: `+91${national}` };
+}
+
+/** Reads the newest code sent to `e164` from the development outbox (GET /__dev/outbox). */
+export async function readCode(request: APIRequestContext, e164: string, after?: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get('/__dev/outbox');
+        const entries = (await res.json()) as { to: string; code: string; sent_at: string }[];
+        const entry = entries.find((e) => e.to === e164 && (!after || e.code !== after));
+        code = entry?.code;
+        return code;
+      },
+      { message: `a code sent to ${e164}` },
+    )
+    .toMatch(/^\d{6}$/);
+  return code!;
+}
+
+/** On the sign-up or login screen: types the number, asks for a code and returns the code sent. */
+export async function requestCode(page: Page, request: APIRequestContext, phone: string, e164: string) {
+  await page.getByLabel('Mobile number').fill(phone);
+  await page.getByRole('button', { name: 'Get OTP' }).click();
+  await expect(page.getByLabel('One-time code')).toBeVisible();
+  return readCode(request, e164);
+}
+
+/** Signs a new owner up from the sign-up page and waits for the dashboard. */
+export async function signUp(page: Page, request: APIRequestContext) {
+  const phone = uniquePhone();
+  await page.goto('/propertyOnboard/sign_up');
+  const code = await requestCode(page, request, phone.national, phone.e164);
+  await page.getByLabel('One-time code').fill(code);
+  await expect(page).toHaveURL(/\/propertyOnboard\/dashboard$/);
+  return phone;
+}

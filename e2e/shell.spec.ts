@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+
+test('an invalid country code shows the not-found page', async ({ page }) => {
+  await page.goto('/propertyOnboard/1x/task');
+  await expect(page.getByRole('heading', { name: "We couldn't find the page" })).toBeVisible();
+});
+
+test('an unknown path shows the not-found page', async ({ page }) => {
+  await page.goto('/propertyOnboard/no/such/page');
+  await expect(page.getByRole('heading', { name: "We couldn't find the page" })).toBeVisible();
+  await page.goto('/somewhere-else');
+  await expect(page.getByRole('heading', { name: "We couldn't find the page" })).toBeVisible();
+});
+
+test('a valid country code keeps the country-specific sign-up page', async ({ page }) => {
+  await page.goto('/propertyOnboard/ae/dashboard');
+  await expect(page).toHaveURL(/\/propertyOnboard\/ae\/sign_up$/);
+  await expect(page.getByLabel('Mobile number')).toBeVisible();
+});
+
+test('Arabic renders right to left', async ({ page }) => {
+  await page.goto('/propertyOnboard/language');
+  await page.getByRole('radio', { name: 'العربية' }).check();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await page.goto('/propertyOnboard/sign_up');
+  await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+});
+
+test.describe('on a desktop-wide window', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  test('only the desktop message shows', async ({ page }) => {
+    await page.goto('/propertyOnboard/sign_up');
+    await expect(page.getByText(/mobile browser/i)).toBeVisible();
+    await expect(page.getByLabel('Mobile number')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,166 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { activeHotelIdAtom, appStore } from '../state/atoms';
+import { i18n } from '../i18n/instance';
+import { ApiError, apiRequest, extractErrorMessage, setUnauthorizedHandler } from './client';
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  appStore.set(activeHotelIdAtom, null);
+  void i18n.changeLanguage('en-GB');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setUnauthorizedHandler(null);
+  appStore.set(activeHotelIdAtom, null);
+});
+
+describe('apiRequest', () => {
+  it('sends the language header, credentials and a JSON body, and returns data of the envelope', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: { phone: '+919876543210' } }));
+    const data = await apiRequest<{ phone: string }>('/hms_ms/api/v2/request_otp', {
+      method: 'POST',
+      body: { phone: '9876543210' },
+    });
+    expect(data).toEqual({ phone: '+919876543210' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/hms_ms/api/v2/request_otp');
+    const headers = init!.headers as Record<string, string>;
+    expect(headers.httpxoyolang).toBe('en-GB');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(headers['x-qid']).toBeUndefined();
+    expect(init!.credentials).toBe('include');
+    expect(init!.method).toBe('POST');
+    expect(JSON.parse(init!.body as string)).toEqual({ phone: '9876543210' });
+  });
+
+  it('adds x-qid and the qid query when an active hotel is set, after the other query values', async () => {
+    appStore.set(activeHotelIdAtom, 'H42');
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: {} }));
+    await apiRequest('/hms_ms/api/v1/feature-metadata', { query: { features: 'a,b', skip: undefined } });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/hms_ms/api/v1/feature-metadata?features=a%2Cb&qid=H42');
+    expect((init!.headers as Record<string, string>)['x-qid']).toBe('H42');
+  });
+
+  it('sends the current language after a change', async () => {
+    await i18n.changeLanguage('ar');
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: 1 }));
+    await apiRequest('/x');
+    expect((fetchMock.mock.calls[0]![1]!.headers as Record<string, string>).httpxoyolang).toBe('ar');
+  });
+
+  it('resolves undefined for 204', async () => {
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    await expect(
+      apiRequest('/hms_ms/api/v1/onboard/users/sign_out', { method: 'POST' }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('treats success:false in a 200 as an error with code and field', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(200, {
+        success: false,
+        error: { code: 'ONB_X', message: 'Invalid Input', field: 'phone' },
+      }),
+    );
+    const error = await apiRequest('/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, code: 'ONB_X', field: 'phone', message: 'Invalid Input' });
+  });
+
+  it('gives a 4xx its status, parsed body, code, field and message', async () => {
+    const body = {
+      success: false,
+      error: { code: 'ONB_OTP_INCORRECT', message: 'Please enter correct OTP', field: 'otp' },
+    };
+    fetchMock.mockResolvedValue(jsonResponse(400, body));
+    const error = (await apiRequest('/hms_ms/api/v2/verify_otp', { method: 'POST' }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+    expect(error.status).toBe(400);
+    expect(error.body).toEqual(body);
+    expect(error.field).toBe('otp');
+    expect(error.message).toBe('Please enter correct OTP');
+  });
+
+  it('keeps an HTML 4xx body as text', async () => {
+    fetchMock.mockResolvedValue(
+      new Response('<html>nope</html>', { status: 404, headers: { 'content-type': 'text/html' } }),
+    );
+    const error = (await apiRequest('/x').catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(404);
+    expect(error.body).toBe('<html>nope</html>');
+    expect(error.message).toBe('Something went wrong');
+  });
+
+  it('hides 5xx messages behind the translated internal-server-error text', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(503, { success: false, error: { code: 'X', message: 'db down at 10.0.0.3' } }),
+    );
+    const error = (await apiRequest('/x').catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(503);
+    expect(error.message).toBe('Internal Server Error');
+  });
+
+  it('turns a network failure into the unable-to-connect text', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const error = (await apiRequest('/x').catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(0);
+    expect(error.message).toBe(i18n.t('shell.errors.unable_to_connect'));
+    expect(error.message).toMatch(/unable to connect/i);
+  });
+
+  it('calls the unauthorized handler on 401', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    fetchMock.mockResolvedValue(
+      jsonResponse(401, {
+        success: false,
+        error: { code: 'ONB_UNAUTHENTICATED', message: 'Session Expired' },
+      }),
+    );
+    await expect(apiRequest('/hms_ms/api/v1/screens/dashboard')).rejects.toMatchObject({ status: 401 });
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(handler.mock.calls[0]![0]).toBeInstanceOf(ApiError);
+  });
+
+  it('does not call the unauthorized handler for other errors', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    fetchMock.mockResolvedValue(jsonResponse(403, { success: false, error: { message: 'no' } }));
+    await expect(apiRequest('/x')).rejects.toBeInstanceOf(ApiError);
+    expect(handler).not.toHaveBeenCalled();
+  });
+});
+
+describe('extractErrorMessage (SPEC §8 order)', () => {
+  it('prefers the error’s own message', () => {
+    expect(extractErrorMessage({ message: 'own', body: { error: { message: 'nested' } } })).toBe('own');
+  });
+  it('then body.error.message', () => {
+    expect(extractErrorMessage({ body: { error: { message: 'nested' }, message: 'top' } })).toBe('nested');
+  });
+  it('then body.error as a string', () => {
+    expect(extractErrorMessage({ body: { error: 'plain', message: 'top' } })).toBe('plain');
+  });
+  it('then body.message', () => {
+    expect(extractErrorMessage({ body: { message: 'top' } })).toBe('top');
+  });
+  it("else 'Something went wrong'", () => {
+    expect(extractErrorMessage({ body: '<html></html>' })).toBe('Something went wrong');
+    expect(extractErrorMessage(undefined)).toBe('Something went wrong');
+    expect(extractErrorMessage(new Error(''))).toBe('Something went wrong');
+  });
+});

@@ -1,0 +1,295 @@
+import { createStore } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import type { Action, WidgetEnvelope } from '../../schemas/generated/types';
+import { i18n } from '../i18n/instance';
+import { blockingLoaderAtom, formErrorsAtom, formValuesAtom, openPopupAtom } from '../state/atoms';
+import { dispatch, type DispatchContext } from './dispatcher';
+import type { ShellHost } from './host';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+const phoneWidget: WidgetEnvelope = {
+  id: 'phone',
+  widget_type: 'input',
+  contents: {
+    field: 'phone',
+    kind: 'phone',
+    label: 'Mobile number',
+    required: true,
+    required_message: 'Please enter your mobile number',
+    invalid_message: 'Please enter the correct phone number',
+    country_field: 'country',
+    default_country: 'IN',
+  },
+};
+const otpWidget: WidgetEnvelope = {
+  id: 'otp',
+  widget_type: 'input',
+  contents: { field: 'otp', kind: 'otp', label: 'OTP', required: true, otp_length: 6 },
+};
+const emailWidget: WidgetEnvelope = {
+  id: 'email',
+  widget_type: 'input',
+  contents: {
+    field: 'email',
+    kind: 'email',
+    label: 'E-mail',
+    required_when: { '==': [{ var: 'form.channel' }, 'email'] },
+  },
+};
+const nameWidget: WidgetEnvelope = {
+  id: 'name',
+  widget_type: 'input',
+  contents: { field: 'name', kind: 'text', label: 'Name', pattern: '[A-Za-z ]+', max_length: 10 },
+};
+
+function makeHost(): { [K in keyof ShellHost]: Mock<ShellHost[K]> } {
+  return {
+    navigate: vi.fn<ShellHost['navigate']>(),
+    toast: vi.fn<ShellHost['toast']>(),
+    signOut: vi.fn<ShellHost['signOut']>(async () => true),
+    sessionStarted: vi.fn<ShellHost['sessionStarted']>(),
+    setLanguage: vi.fn<ShellHost['setLanguage']>(async () => undefined),
+    setFooterHidden: vi.fn<ShellHost['setFooterHidden']>(),
+  };
+}
+
+function makeCtx(widgets: WidgetEnvelope[] = [phoneWidget, otpWidget, emailWidget, nameWidget]) {
+  const store = createStore();
+  const host = makeHost();
+  const refresh = vi.fn();
+  const ctx: DispatchContext = {
+    screenId: 'sign_up',
+    store,
+    host,
+    getWidgets: () => widgets,
+    refresh,
+    t: (key, values) => i18n.t(key, values),
+  };
+  const setForm = (values: Record<string, unknown>) => store.set(formValuesAtom, { sign_up: values });
+  const errors = () => store.get(formErrorsAtom).sign_up ?? {};
+  const form = () => store.get(formValuesAtom).sign_up ?? {};
+  return { ctx, store, host, refresh, setForm, errors, form };
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('dispatch: simple actions', () => {
+  it('navigates through the host, with replace', async () => {
+    const { ctx, host } = makeCtx();
+    expect(await dispatch([{ type: 'navigate', to: '/dashboard', replace: true }], ctx)).toBe(true);
+    expect(host.navigate).toHaveBeenCalledWith('/dashboard', { replace: true });
+  });
+
+  it('sets a value from a JSON Logic rule over {form}', async () => {
+    const { ctx, setForm, form } = makeCtx();
+    setForm({ first: 'Asha' });
+    await dispatch(
+      [{ type: 'set_value', field: 'greeting', value: { cat: ['Hi ', { var: 'form.first' }] } }],
+      ctx,
+    );
+    expect(form().greeting).toBe('Hi Asha');
+  });
+
+  it('shows a toast, opens and closes a popup, refreshes, signs out and sets the language', async () => {
+    const { ctx, host, store, refresh } = makeCtx();
+    await dispatch(
+      [{ type: 'show_toast', text: 'Request raised successfully!', status: 'success', timer_ms: 3000 }],
+      ctx,
+    );
+    expect(host.toast).toHaveBeenCalledWith({
+      text: 'Request raised successfully!',
+      status: 'success',
+      timer_ms: 3000,
+    });
+    await dispatch([{ type: 'open_popup', popup_id: 'confirm_remove' }], ctx);
+    expect(store.get(openPopupAtom)).toBe('confirm_remove');
+    await dispatch([{ type: 'close_popup' }], ctx);
+    expect(store.get(openPopupAtom)).toBeNull();
+    await dispatch([{ type: 'refresh' }], ctx);
+    expect(refresh).toHaveBeenCalled();
+    await dispatch([{ type: 'sign_out' }, { type: 'set_language', language: 'ar' }], ctx);
+    expect(host.signOut).toHaveBeenCalled();
+    expect(host.setLanguage).toHaveBeenCalledWith('ar');
+  });
+
+  it('stops at the first failing action', async () => {
+    const { ctx, host } = makeCtx();
+    host.signOut.mockResolvedValue(false);
+    const ok = await dispatch([{ type: 'sign_out' }, { type: 'navigate', to: '/dashboard' }], ctx);
+    expect(ok).toBe(false);
+    expect(host.navigate).not.toHaveBeenCalled();
+  });
+
+  it('copies text and confirms with a success toast', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const { ctx, host } = makeCtx();
+    await dispatch([{ type: 'copy_text', text: 'LEAD-123', toast_text: 'Lead ID copied' }], ctx);
+    expect(writeText).toHaveBeenCalledWith('LEAD-123');
+    expect(host.toast).toHaveBeenCalledWith({ text: 'Lead ID copied', status: 'success' });
+  });
+
+  it('opens only https URLs, in a new tab without opener', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { ctx } = makeCtx();
+    expect(await dispatch([{ type: 'open_url', url: 'https://partners.example.com/terms' }], ctx)).toBe(true);
+    expect(open).toHaveBeenCalledWith('https://partners.example.com/terms', '_blank', 'noopener,noreferrer');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(await dispatch([{ type: 'open_url', url: 'javascript:alert(1)' }], ctx)).toBe(false);
+    expect(await dispatch([{ type: 'open_url', url: 'http://partners.example.com/' }], ctx)).toBe(false);
+    expect(open).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    open.mockRestore();
+  });
+});
+
+describe('dispatch: submit', () => {
+  const requestOtp: Action = {
+    type: 'submit',
+    endpoint: '/hms_ms/api/v2/request_otp',
+    method: 'POST',
+    fields: ['phone'],
+    body: { phone: { var: 'form.phone' }, country_code: { var: 'form.country' }, purpose: 'sign_up' },
+    blocking: true,
+    on_success: [{ type: 'set_value', field: 'otp_sent_to', value: { var: 'response.data.phone' } }],
+  };
+
+  it('refuses an empty required field with its required_message and sends nothing', async () => {
+    const { ctx, errors } = makeCtx();
+    expect(await dispatch([requestOtp], ctx)).toBe(false);
+    expect(errors().phone).toBe('Please enter your mobile number');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses an invalid phone for the chosen country', async () => {
+    const { ctx, setForm, errors } = makeCtx();
+    setForm({ phone: '12345', country: 'IN' });
+    expect(await dispatch([requestOtp], ctx)).toBe(false);
+    expect(errors().phone).toBe('Please enter the correct phone number');
+  });
+
+  it('sends evaluated body values, shows the blocking loader, then runs on_success with the response', async () => {
+    const { ctx, setForm, errors, form, store } = makeCtx();
+    setForm({ phone: '9876543210', country: 'IN' });
+    let loaderDuringRequest = -1;
+    fetchMock.mockImplementation(async () => {
+      loaderDuringRequest = store.get(blockingLoaderAtom);
+      return jsonResponse(200, { success: true, data: { phone: '+919876543210', otp_length: 6 } });
+    });
+    expect(await dispatch([requestOtp], ctx)).toBe(true);
+    expect(errors().phone).toBeUndefined();
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({
+      phone: '9876543210',
+      country_code: 'IN',
+      purpose: 'sign_up',
+    });
+    expect(loaderDuringRequest).toBe(1);
+    expect(store.get(blockingLoaderAtom)).toBe(0);
+    expect(form().otp_sent_to).toBe('+919876543210');
+  });
+
+  it('shows a server field error under that field and runs on_error', async () => {
+    const { ctx, setForm, errors, host } = makeCtx();
+    setForm({ otp: '123456' });
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, {
+        success: false,
+        error: { code: 'ONB_OTP_INCORRECT', message: 'Please enter correct OTP', field: 'otp' },
+      }),
+    );
+    const ok = await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/hms_ms/api/v2/verify_otp',
+          method: 'POST',
+          fields: ['otp'],
+          on_error: [{ type: 'set_value', field: 'last_error', value: { var: 'response.error.code' } }],
+        },
+      ],
+      ctx,
+    );
+    expect(ok).toBe(false);
+    expect(errors().otp).toBe('Please enter correct OTP');
+    expect(host.toast).not.toHaveBeenCalled();
+    expect(ctx.store.get(formValuesAtom).sign_up?.last_error).toBe('ONB_OTP_INCORRECT');
+  });
+
+  it('shows other errors as an error toast with the extracted message', async () => {
+    const { ctx, host } = makeCtx();
+    fetchMock.mockResolvedValue(jsonResponse(500, { success: false, error: { message: 'stack trace' } }));
+    expect(await dispatch([{ type: 'submit', endpoint: '/x', method: 'POST' }], ctx)).toBe(false);
+    expect(host.toast).toHaveBeenCalledWith({ text: 'Internal Server Error', status: 'error' });
+  });
+
+  it('validates otp length, e-mail when required_when holds, pattern and max_length', async () => {
+    const { ctx, setForm, errors } = makeCtx();
+    const submit: Action = {
+      type: 'submit',
+      endpoint: '/x',
+      method: 'POST',
+      fields: ['otp', 'email', 'name'],
+    };
+    setForm({ otp: '1234', channel: 'email', name: 'R2D2' });
+    expect(await dispatch([submit], ctx)).toBe(false);
+    expect(errors().otp).toBe('Please enter correct OTP');
+    expect(errors().email).toBe('This field is required');
+    expect(errors().name).toBe('Invalid Input');
+
+    setForm({ otp: '123456', channel: 'email', email: 'owner@', name: 'Abcdefghijkl' });
+    expect(await dispatch([submit], ctx)).toBe(false);
+    expect(errors().otp).toBeUndefined();
+    expect(errors().email).toBe('Please enter the correct email ID');
+    expect(errors().name).toBe('Please enter at most 10 characters');
+
+    setForm({ otp: '123456', channel: 'sms', name: 'Asha' });
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: {} }));
+    expect(await dispatch([submit], ctx)).toBe(true);
+    expect(errors()).toEqual({});
+  });
+
+  it('session_started hands response.data.user to the host', async () => {
+    const { ctx, setForm, host } = makeCtx();
+    setForm({ otp: '123456' });
+    const user = {
+      id: 'u1',
+      team: null,
+      email: null,
+      phone: '+919876543210',
+      country_code: 'IN',
+      language: 'en-GB',
+      devise_role: 'Owner_Portal_User',
+    };
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: { user } }));
+    const ok = await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/hms_ms/api/v2/verify_otp',
+          method: 'POST',
+          on_success: [{ type: 'session_started' }],
+        },
+      ],
+      ctx,
+    );
+    expect(ok).toBe(true);
+    expect(host.sessionStarted).toHaveBeenCalledWith(user);
+  });
+
+  it('session_started without a user fails', async () => {
+    const { ctx, host } = makeCtx();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(await dispatch([{ type: 'session_started' }], ctx)).toBe(false);
+    expect(host.sessionStarted).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});

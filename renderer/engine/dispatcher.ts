@@ -1,0 +1,169 @@
+import type { Action, SubmitAction, UserDetails, WidgetEnvelope } from '../../schemas/generated/types';
+import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
+import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
+import { findFieldRules, validateField, type Translate } from './field-validation';
+import { readForm, setFieldError, writeField } from './form';
+import type { ShellHost } from './host';
+import { resolveValue } from './logic';
+
+/**
+ * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host
+ * functions, the current widget list (for field rules), a way to refetch the screen and a translator.
+ * `response` is set for on_success / on_error lists: the success envelope `{ success: true, data }` or the
+ * error body `{ success: false, error }`, so rules read `response.data.user` or `response.error.message`.
+ */
+export interface DispatchContext {
+  screenId: string;
+  store: AppStore;
+  host: ShellHost;
+  getWidgets(): readonly WidgetEnvelope[];
+  refresh(): void;
+  t: Translate;
+  response?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isUserDetails(value: unknown): value is UserDetails {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.devise_role === 'string';
+}
+
+/** Validates the listed fields; shows each failure under its field. True when all are valid. */
+function validateFields(fields: readonly string[], ctx: DispatchContext): boolean {
+  const form = readForm(ctx.store, ctx.screenId);
+  const widgets = ctx.getWidgets();
+  let ok = true;
+  for (const field of fields) {
+    const rules = findFieldRules(widgets, field);
+    const error = rules ? validateField(rules, form[field], form, ctx.t) : undefined;
+    setFieldError(ctx.store, ctx.screenId, field, error);
+    if (error !== undefined) ok = false;
+  }
+  return ok;
+}
+
+async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boolean> {
+  if (!validateFields(action.fields ?? [], ctx)) return false;
+  const form = readForm(ctx.store, ctx.screenId);
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(action.body ?? {})) body[key] = resolveValue(value, { form });
+
+  if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => n + 1);
+  try {
+    const data = await apiRequest(action.endpoint, { method: action.method, body });
+    return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data } });
+  } catch (error) {
+    if (error instanceof ApiError && error.field && findFieldRules(ctx.getWidgets(), error.field)) {
+      setFieldError(ctx.store, ctx.screenId, error.field, extractErrorMessage(error));
+    } else if (!(error instanceof ApiError && error.status === 401)) {
+      // A 401 is answered by the shell (local sign-out + 'Session Expired'), not by a second toast.
+      ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
+    }
+    const response = error instanceof ApiError && isRecord(error.body) ? error.body : { success: false };
+    if (action.on_error && action.on_error.length > 0) await dispatch(action.on_error, { ...ctx, response });
+    return false;
+  } finally {
+    if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => Math.max(0, n - 1));
+  }
+}
+
+async function copyText(text: string, toastText: string | undefined, ctx: DispatchContext): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (error) {
+    ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
+    return false;
+  }
+  ctx.host.toast({ text: toastText ?? ctx.t('shell.copied'), status: 'success' });
+  return true;
+}
+
+function openUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    console.warn(`open_url refused an invalid URL: ${url}`);
+    return false;
+  }
+  if (parsed.protocol !== 'https:') {
+    console.warn(`open_url refused a non-https URL: ${url}`);
+    return false;
+  }
+  window.open(parsed.href, '_blank', 'noopener,noreferrer');
+  return true;
+}
+
+async function runAction(action: Action, ctx: DispatchContext): Promise<boolean> {
+  switch (action.type) {
+    case 'navigate':
+      ctx.host.navigate(action.to, { replace: action.replace === true });
+      return true;
+    case 'submit':
+      return submit(action, ctx);
+    case 'set_value':
+      writeField(
+        ctx.store,
+        ctx.screenId,
+        action.field,
+        resolveValue(action.value, { form: readForm(ctx.store, ctx.screenId), response: ctx.response }),
+      );
+      return true;
+    case 'show_toast':
+      ctx.host.toast({ text: action.text, status: action.status, timer_ms: action.timer_ms });
+      return true;
+    case 'open_popup':
+      ctx.store.set(openPopupAtom, action.popup_id);
+      return true;
+    case 'close_popup':
+      ctx.store.set(openPopupAtom, null);
+      return true;
+    case 'copy_text':
+      return copyText(action.text, action.toast_text, ctx);
+    case 'open_url':
+      return openUrl(action.url);
+    case 'sign_out':
+      return ctx.host.signOut();
+    case 'refresh':
+      ctx.refresh();
+      return true;
+    case 'session_started': {
+      const user = isRecord(ctx.response) && isRecord(ctx.response.data) ? ctx.response.data.user : undefined;
+      if (!isUserDetails(user)) {
+        console.warn('session_started without response.data.user');
+        return false;
+      }
+      ctx.host.sessionStarted(user);
+      return true;
+    }
+    case 'set_language':
+      await ctx.host.setLanguage(action.language);
+      return true;
+    default: {
+      const unknownAction: never = action;
+      console.warn(`Unknown action ${JSON.stringify(unknownAction)}`);
+      return false;
+    }
+  }
+}
+
+/**
+ * The one action dispatcher (DESIGN "behaviour is data"): runs `actions` in order; the first that fails
+ * stops the rest. Resolves true when all succeeded, false otherwise (the user has already been told: field
+ * errors under their fields, other failures as an error toast). Never rejects.
+ */
+export async function dispatch(actions: readonly Action[], ctx: DispatchContext): Promise<boolean> {
+  for (const action of actions) {
+    let ok: boolean;
+    try {
+      ok = await runAction(action, ctx);
+    } catch (error) {
+      ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
+      ok = false;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}

@@ -1,0 +1,55 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useMemo } from 'react';
+import type { JsonLogic } from '../../schemas/generated/types';
+import type { FormApi } from '../../widgets/widget-props';
+import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
+import { evaluateCondition } from './logic';
+
+/** The current form values of a screen (`{}` when none). */
+export function readForm(store: AppStore, screenId: string): FormValues {
+  return store.get(formValuesAtom)[screenId] ?? {};
+}
+
+/** Sets one field of a screen's form and clears that field's error. */
+export function writeField(store: AppStore, screenId: string, field: string, value: unknown): void {
+  store.set(formValuesAtom, (all) => ({ ...all, [screenId]: { ...all[screenId], [field]: value } }));
+  setFieldError(store, screenId, field, undefined);
+}
+
+/** Sets (text) or clears (undefined) the error shown under a field. */
+export function setFieldError(
+  store: AppStore,
+  screenId: string,
+  field: string,
+  error: string | undefined,
+): void {
+  store.set(formErrorsAtom, (all) => {
+    const current = all[screenId] ?? {};
+    if (error === undefined) {
+      if (!(field in current)) return all;
+      const next = { ...current };
+      delete next[field];
+      return { ...all, [screenId]: next };
+    }
+    return { ...all, [screenId]: { ...current, [field]: error } };
+  });
+}
+
+/**
+ * The FormApi of widgets/widget-props.ts for one screen, backed by the jotai atoms of renderer/state.
+ * Re-renders the caller whenever the screen's values or errors change.
+ */
+export function useFormApi(screenId: string): FormApi {
+  const store = useStore();
+  const values = useAtomValue(formValuesAtom)[screenId];
+  const errors = useAtomValue(formErrorsAtom)[screenId];
+  return useMemo<FormApi>(() => {
+    const form = values ?? {};
+    return {
+      value: (field) => form[field],
+      setValue: (field, value) => writeField(store, screenId, field, value),
+      error: (field) => errors?.[field],
+      evaluate: (rule: JsonLogic | undefined) => evaluateCondition(rule, { form }),
+    };
+  }, [store, screenId, values, errors]);
+}

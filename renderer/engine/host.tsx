@@ -1,0 +1,46 @@
+import { createContext, useContext } from 'react';
+import type { AppPath, Locale, ToastStatus, UserDetails } from '../../schemas/generated/types';
+
+/** A toast request from an action or the engine; `timer_ms` in ms (the shell applies the SPEC §9 default). */
+export interface HostToast {
+  text: string;
+  status: ToastStatus;
+  timer_ms?: number;
+}
+
+/**
+ * What the engine needs from the shell (routes, session, toasts, language). The shell provides it through
+ * {@link ShellHostContext}; the engine never imports the shell.
+ */
+export interface ShellHost {
+  /** Goes to an app path relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the country segment. */
+  navigate(to: AppPath, options?: { replace?: boolean }): void;
+  /** Queues a toast. */
+  toast(toast: HostToast): void;
+  /** SPEC §4 sign-out: server call, storage cleared, sign-up page. Resolves false on failure (toast shown). */
+  signOut(): Promise<boolean>;
+  /** SPEC §4 after sign-in: store the user, set logged in, go to the remembered target or /propertyOnboard. */
+  sessionStarted(user: UserDetails): void;
+  /** Switches and remembers the language (SPEC §1). */
+  setLanguage(locale: Locale): Promise<void>;
+  /** The current screen's payload asks to hide the footer (ScreenPayload.hide_footer). */
+  setFooterHidden(hidden: boolean): void;
+}
+
+/** A host that does nothing: used when no shell is mounted (stories, isolated tests). */
+export const NOOP_HOST: ShellHost = {
+  navigate: () => undefined,
+  toast: () => undefined,
+  signOut: async () => true,
+  sessionStarted: () => undefined,
+  setLanguage: async () => undefined,
+  setFooterHidden: () => undefined,
+};
+
+/** React context carrying the {@link ShellHost}; defaults to {@link NOOP_HOST}. */
+export const ShellHostContext = createContext<ShellHost>(NOOP_HOST);
+
+/** The shell's host functions. */
+export function useShellHost(): ShellHost {
+  return useContext(ShellHostContext);
+}

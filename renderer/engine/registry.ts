@@ -1,0 +1,27 @@
+import type { WidgetType } from '../../schemas/generated/types';
+import type { WidgetComponent } from '../../widgets/widget-props';
+import { Button } from '../../widgets/button';
+import { Confirmation } from '../../widgets/confirmation';
+import { EmptyState } from '../../widgets/empty-state';
+import { Input } from '../../widgets/input';
+import { LanguageChooser } from '../../widgets/language-chooser';
+import { Popup } from '../../widgets/popup';
+import { Redirect } from '../../widgets/redirect';
+import { Text } from '../../widgets/text';
+
+/**
+ * The one map from `widget_type` to its component (CONVENTIONS: the registry is one typed map). Typed
+ * with `satisfies Record<WidgetType, WidgetComponent>`, so a widget type added to
+ * schemas/widget-type.schema.json without a component here fails to compile. The engine looks a type up
+ * here and knows no widget by name; an unknown type draws the engine's quiet fallback.
+ */
+export const widgetRegistry = {
+  text: Text,
+  input: Input,
+  button: Button,
+  confirmation: Confirmation,
+  popup: Popup,
+  empty_state: EmptyState,
+  language_chooser: LanguageChooser,
+  redirect: Redirect,
+} satisfies Record<WidgetType, WidgetComponent>;

@@ -1,0 +1,264 @@
+import { useAtomValue, useStore } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
+import type { PopupApi, WidgetComponent } from '../../widgets/widget-props';
+import { apiRequest } from '../api/client';
+import { openPopupAtom } from '../state/atoms';
+import { dispatch as runActions, type DispatchContext } from './dispatcher';
+import { useFormApi } from './form';
+import { useShellHost } from './host';
+import { widgetRegistry } from './registry';
+import {
+  INVALID_CONTENTS,
+  INVALID_SCREEN,
+  UNKNOWN_WIDGET,
+  WIDGET_CRASHED,
+  reportWidgetEvent,
+  type WidgetReport,
+} from './reports';
+import { checkScreenPayload, checkWidgetContents } from './validation-schemas';
+
+/** Path of the screen endpoint of the BFF (GET, data ScreenPayload). */
+export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
+
+/** The quiet fallback drawn in place of a widget that cannot be shown (CONVENTIONS: a bad payload never breaks the page). */
+export function WidgetFallback({ widgetId }: { widgetId: string }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <Typography
+      variant="caption"
+      color="text.secondary"
+      role="note"
+      data-widget-fallback={widgetId}
+      sx={{ display: 'block', py: 1 }}
+    >
+      {t('shell.widget_unavailable')}
+    </Typography>
+  );
+}
+
+type Resolution =
+  | {
+      kind: 'draw';
+      Component: WidgetComponent;
+      envelope: WidgetEnvelope;
+      path: string;
+      reports: WidgetReport[];
+    }
+  | { kind: 'drop'; reports: WidgetReport[] }
+  | { kind: 'fallback'; reports: WidgetReport[] };
+
+function lookup(widgetType: string): WidgetComponent | undefined {
+  const registry = widgetRegistry as Record<string, WidgetComponent | undefined>;
+  return Object.hasOwn(registry, widgetType) ? registry[widgetType] : undefined;
+}
+
+/** Decides what to draw for an envelope: the widget, its declared fallback (recursively), 'drop' or the quiet fallback. */
+function resolveWidget(screenId: string, envelope: WidgetEnvelope, path: string): Resolution {
+  const Component = lookup(envelope.widget_type);
+  const check = Component ? checkWidgetContents(envelope.widget_type, envelope.contents) : null;
+  let report: WidgetReport | undefined;
+  if (!Component || !check) {
+    report = UNKNOWN_WIDGET(screenId, envelope.id, path, envelope.widget_type);
+  } else if (!check.ok) {
+    const first = check.issues[0] ?? { path: '/', message: 'invalid' };
+    report = INVALID_CONTENTS(screenId, envelope.id, path, first.path, `${first.path} ${first.message}`);
+  } else {
+    return { kind: 'draw', Component, envelope, path, reports: [] };
+  }
+  const { fallback } = envelope;
+  if (fallback === 'drop') return { kind: 'drop', reports: [report] };
+  if (fallback && typeof fallback === 'object') {
+    const inner = resolveWidget(screenId, fallback, `${path}/fallback`);
+    return { ...inner, reports: [report, ...inner.reports] };
+  }
+  return { kind: 'fallback', reports: [report] };
+}
+
+interface SlotProps {
+  screenId: string;
+  envelope: WidgetEnvelope;
+  path: string;
+  ctx: Omit<DispatchContext, 'response'>;
+  popup: PopupApi;
+}
+
+/** One widget: resolved, validated, wrapped in its own error boundary. */
+function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactElement | null {
+  const form = useFormApi(screenId);
+  const resolution = useMemo(() => resolveWidget(screenId, envelope, path), [screenId, envelope, path]);
+  useEffect(() => {
+    for (const report of resolution.reports) reportWidgetEvent(report);
+  }, [resolution]);
+  const widgetDispatch = useCallback((actions: Action[]) => runActions(actions, ctx), [ctx]);
+
+  if (resolution.kind === 'drop') return null;
+  if (resolution.kind === 'fallback') return <WidgetFallback widgetId={envelope.id} />;
+  const { Component, envelope: drawn } = resolution;
+  return (
+    <ErrorBoundary
+      resetKeys={[drawn]}
+      fallbackRender={() => <WidgetFallback widgetId={drawn.id} />}
+      onError={(error) => reportWidgetEvent(WIDGET_CRASHED(screenId, drawn.id, resolution.path, error))}
+    >
+      <Component
+        id={drawn.id}
+        screenId={screenId}
+        contents={drawn.contents}
+        form={form}
+        dispatch={widgetDispatch}
+        popup={popup}
+      />
+    </ErrorBoundary>
+  );
+}
+
+/** Loading placeholder of a screen (aria-busy). */
+function ScreenSkeleton(): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={2} aria-busy="true" aria-label={t('shell.loading')} role="status" sx={{ p: 2 }}>
+      <Skeleton variant="text" width="60%" height={40} />
+      <Skeleton variant="rounded" height={56} />
+      <Skeleton variant="rounded" height={56} />
+      <Skeleton variant="rounded" height={48} />
+    </Stack>
+  );
+}
+
+/** The generic error card of SPEC §2: common error text and a Refresh button. */
+export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElement {
+  const { t } = useTranslation();
+  return (
+    <Card role="alert" variant="outlined" sx={{ m: 2 }}>
+      <CardContent>
+        <Typography>{t('shell.errors.generic')}</Typography>
+      </CardContent>
+      <CardActions>
+        <Button variant="contained" onClick={onRefresh}>
+          {t('shell.actions.refresh')}
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
+type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; payload: ScreenPayload };
+
+/** Props of {@link Screen}. */
+export interface ScreenProps {
+  /** The screen to fetch (GET /hms_ms/api/v1/screens/:screenId). */
+  screenId: string;
+}
+
+/**
+ * Draws one server-driven screen (DESIGN "renderer/"): fetches the payload with the API client, validates it
+ * with the `screen` validator, then draws each visible widget (`visible_when` over {form}) through the
+ * registry, each validated and in its own error boundary. Loading shows a skeleton (aria-busy); a failed
+ * fetch or an invalid payload shows the generic error card with Refresh. Sets document.title from the payload,
+ * tells the shell whether to hide the footer, and fetches again when the language changes.
+ */
+export function Screen({ screenId }: ScreenProps): ReactElement {
+  const { t, i18n } = useTranslation();
+  const host = useShellHost();
+  const store = useStore();
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  const [reloadKey, setReloadKey] = useState(0);
+  const language = i18n.language;
+  const widgetsRef = useRef<readonly WidgetEnvelope[]>([]);
+  const openId = useAtomValue(openPopupAtom);
+  const form = useFormApi(screenId);
+
+  const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading' });
+    apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
+      signal: controller.signal,
+    }).then(
+      (data) => {
+        if (controller.signal.aborted) return;
+        const check = checkScreenPayload(data);
+        if (!check.ok) {
+          const first = check.issues[0] ?? { path: '/', message: 'invalid' };
+          reportWidgetEvent(INVALID_SCREEN(screenId, first.path, first.message));
+          setState({ status: 'error' });
+          return;
+        }
+        setState({ status: 'ready', payload: data as ScreenPayload });
+      },
+      () => {
+        if (!controller.signal.aborted) setState({ status: 'error' });
+      },
+    );
+    return () => controller.abort();
+  }, [screenId, language, reloadKey]);
+
+  const payload = state.status === 'ready' ? state.payload : undefined;
+  widgetsRef.current = payload?.widget_list ?? [];
+
+  useEffect(() => {
+    if (payload?.title) document.title = payload.title;
+    host.setFooterHidden(payload?.hide_footer === true);
+  }, [payload, host]);
+
+  useEffect(() => () => host.setFooterHidden(false), [host]);
+
+  useEffect(() => {
+    store.set(openPopupAtom, null);
+  }, [store, screenId]);
+
+  const ctx = useMemo<Omit<DispatchContext, 'response'>>(
+    () => ({
+      screenId,
+      store,
+      host,
+      getWidgets: () => widgetsRef.current,
+      refresh,
+      t: (key, values) => t(key, values),
+    }),
+    [screenId, store, host, refresh, t],
+  );
+  const popup = useMemo<PopupApi>(
+    () => ({ openId, close: () => store.set(openPopupAtom, null) }),
+    [openId, store],
+  );
+
+  if (state.status === 'loading') return <ScreenSkeleton />;
+  if (state.status === 'error') return <ErrorCard onRefresh={refresh} />;
+
+  const visible = state.payload.widget_list
+    .map((envelope, index) => ({ envelope, path: `/widget_list/${index}` }))
+    .filter(({ envelope }) => form.evaluate(envelope.visible_when));
+  return (
+    <Box
+      component="main"
+      sx={{ p: 2, pb: 10, maxWidth: 600, mx: 'auto' }}
+      data-screen-id={state.payload.screen_id}
+    >
+      <Stack spacing={2}>
+        {visible.map(({ envelope, path }) => (
+          <WidgetSlot
+            key={envelope.id}
+            screenId={screenId}
+            envelope={envelope}
+            path={path}
+            ctx={ctx}
+            popup={popup}
+          />
+        ))}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,113 @@
+import { render, screen as view, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { detectLanguage, i18n } from './instance';
+import { LOCALES, directionOf, mapBrowserLanguage } from './languages';
+import { loadTranslations, setLanguage } from './translations';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  localStorage.clear();
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en-GB');
+  document.documentElement.dir = 'ltr';
+});
+
+describe('language detection (SPEC §1)', () => {
+  it('knows the 19 locales', () => {
+    expect(LOCALES).toHaveLength(19);
+    expect(LOCALES).toContain('en-GB');
+    expect(LOCALES).toContain('ar');
+  });
+
+  it.each([
+    ['ar-EG', 'ar'],
+    ['fr', 'fr-FR'],
+    ['fr-BE', 'fr-FR'],
+    ['fr-CA', 'fr-CA'],
+    ['fr-ca', 'fr-CA'],
+    ['es', 'es-ES'],
+    ['es-MX', 'es-MX'],
+    ['es-419', 'es-MX'],
+    ['pt-BR', 'pt'],
+    ['zh-Hant-TW', 'zh'],
+    ['zh-CN', 'zh'],
+    ['en-US', 'en-GB'],
+    ['en', 'en-GB'],
+    ['de-AT', 'de'],
+    ['in', 'id'],
+    ['ko-KR', null],
+  ])('%s → %s', (tag, locale) => {
+    expect(mapBrowserLanguage(tag)).toBe(locale);
+  });
+
+  it('prefers the stored language, then the browser’s first supported language, then en-GB', () => {
+    expect(detectLanguage({ languages: ['ko-KR', 'pt-BR', 'en-US'], language: 'ko-KR' })).toBe('pt');
+    expect(detectLanguage({ languages: ['ko-KR'], language: 'ko-KR' })).toBe('en-GB');
+    localStorage.setItem('language', 'hi');
+    expect(detectLanguage({ languages: ['pt-BR'], language: 'pt-BR' })).toBe('hi');
+    localStorage.setItem('language', 'klingon');
+    expect(detectLanguage({ languages: ['de-DE'], language: 'de-DE' })).toBe('de');
+  });
+});
+
+describe('setLanguage and translations', () => {
+  it('switches to Arabic: remembered, <html lang="ar" dir="rtl">, server texts added and cached', async () => {
+    fetchMock.mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          success: true,
+          data: { language: 'ar', clientMessages: { shell: { session_expired: 'انتهت الجلسة' } } },
+        }),
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        },
+      ),
+    );
+    await setLanguage('ar');
+    expect(localStorage.getItem('language')).toBe('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.documentElement.lang).toBe('ar');
+    expect(directionOf('ar')).toBe('rtl');
+    expect(i18n.t('shell.session_expired')).toBe('انتهت الجلسة');
+    expect(i18n.t('shell.actions.refresh')).toBe('Refresh');
+    expect(JSON.parse(localStorage.getItem('messages')!).ar.shell.session_expired).toBe('انتهت الجلسة');
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('/hms_ms/api/v1/translations/ar');
+  });
+
+  it('falls back to the built-in en-GB texts when the fetch fails', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    expect(await loadTranslations('de')).toBe(false);
+    await i18n.changeLanguage('de');
+    expect(i18n.t('shell.not_found.title')).toBe("We couldn't find the page");
+  });
+
+  it('uses the cached texts at once', async () => {
+    localStorage.setItem('messages', JSON.stringify({ nl: { shell: { copied: 'Gekopieerd' } } }));
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await setLanguage('nl');
+    expect(i18n.t('shell.copied')).toBe('Gekopieerd');
+    expect(document.documentElement.dir).toBe('ltr');
+  });
+});
+
+describe('RTL rendering', () => {
+  it('AppProviders follow the language: dir="rtl" on the document for Arabic', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const { AppProviders } = await import('../shell/app');
+    render(
+      <AppProviders>
+        <p>content</p>
+      </AppProviders>,
+    );
+    expect(view.getByText('content')).toBeInTheDocument();
+    expect(document.documentElement.dir).toBe('ltr');
+    await setLanguage('ar');
+    await waitFor(() => expect(document.documentElement.dir).toBe('rtl'));
+  });
+});

@@ -1,0 +1,62 @@
+import type { Locale } from '../../schemas/generated/types';
+import { apiRequest } from '../api/client';
+import { STORAGE_KEYS, readStorage, writeStorage } from '../state/storage-keys';
+import { applyDocumentLanguage } from './direction';
+import { i18n } from './instance';
+
+/** Texts of one language as GET /hms_ms/api/v1/translations/:language answers them (per area). */
+export type ClientMessages = Record<string, unknown>;
+
+function readCache(): Record<string, ClientMessages> {
+  const raw = readStorage(STORAGE_KEYS.messages);
+  if (!raw) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, ClientMessages>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function addBundle(locale: Locale, messages: ClientMessages): void {
+  i18n.addResourceBundle(locale, 'translation', messages, true, true);
+}
+
+/**
+ * Loads the texts of `locale` (SPEC §3 translations, §8): first the copy cached in localStorage 'messages'
+ * (so a reload shows the language at once), then GET /hms_ms/api/v1/translations/:language, which replaces
+ * it and refreshes the cache. Resolves true when the server's texts were added, false on failure (the
+ * built-in en-GB texts then stand in for every missing key). Never rejects.
+ */
+export async function loadTranslations(locale: Locale): Promise<boolean> {
+  const cache = readCache();
+  const cached = cache[locale];
+  if (cached) addBundle(locale, cached);
+  try {
+    const data = await apiRequest<{ language?: string; clientMessages?: ClientMessages }>(
+      `/hms_ms/api/v1/translations/${encodeURIComponent(locale)}`,
+    );
+    const messages = data?.clientMessages;
+    if (!messages || typeof messages !== 'object') return false;
+    addBundle(locale, messages);
+    writeStorage(STORAGE_KEYS.messages, JSON.stringify({ ...readCache(), [locale]: messages }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Switches the app's language (SPEC §1): remembers it in localStorage 'language', sets `<html lang dir>`,
+ * changes i18next's language at once (built-in or cached texts), then loads the server's texts.
+ * Unsupported values are not accepted by the type; en-GB is the fallback for missing keys.
+ */
+export async function setLanguage(locale: Locale): Promise<void> {
+  writeStorage(STORAGE_KEYS.language, locale);
+  applyDocumentLanguage(locale);
+  const cached = readCache()[locale];
+  if (cached) addBundle(locale, cached);
+  await i18n.changeLanguage(locale);
+  // Components re-render when the bundle is added (react-i18next bindI18nStore 'added').
+  await loadTranslations(locale);
+}

@@ -1,0 +1,69 @@
+import { CacheProvider } from '@emotion/react';
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { Provider as JotaiProvider } from 'jotai';
+import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider } from 'react-router-dom';
+import { applyDocumentLanguage, cacheFor } from '../i18n/direction';
+import { currentLocale, i18n } from '../i18n/instance';
+import { directionOf } from '../i18n/languages';
+import { appStore, type AppStore } from '../state/atoms';
+import { DesktopGate } from './desktop-gate';
+import { createAppRouter } from './routes';
+import { createAppTheme } from './theme';
+
+/** The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. */
+function useDirection(): 'ltr' | 'rtl' {
+  const [locale, setLocale] = useState(currentLocale);
+  useEffect(() => {
+    const update = () => {
+      const next = currentLocale();
+      applyDocumentLanguage(next);
+      setLocale(next);
+    };
+    update();
+    i18n.on('languageChanged', update);
+    return () => i18n.off('languageChanged', update);
+  }, []);
+  return directionOf(locale);
+}
+
+/**
+ * Everything a part of the app needs around it: the jotai store, i18next, the emotion cache of the writing
+ * direction (RTL for Arabic), the MUI theme and CssBaseline. Tests pass their own store.
+ */
+export function AppProviders({
+  children,
+  store = appStore,
+}: {
+  children: ReactNode;
+  store?: AppStore;
+}): ReactElement {
+  const direction = useDirection();
+  const theme = useMemo(() => createAppTheme(direction), [direction]);
+  return (
+    <JotaiProvider store={store}>
+      <I18nextProvider i18n={i18n}>
+        <CacheProvider value={cacheFor(direction)}>
+          <ThemeProvider theme={theme}>
+            <CssBaseline />
+            {children}
+          </ThemeProvider>
+        </CacheProvider>
+      </I18nextProvider>
+    </JotaiProvider>
+  );
+}
+
+/** The whole app: providers, the desktop gate (SPEC §1) and the router. */
+export function App(): ReactElement {
+  const router = useMemo(() => createAppRouter(), []);
+  return (
+    <AppProviders>
+      <DesktopGate>
+        <RouterProvider router={router} />
+      </DesktopGate>
+    </AppProviders>
+  );
+}

@@ -1,0 +1,29 @@
+/** The base path of the app (SPEC §1, §2): every client route lives under it. */
+export const BASE_PATH = '/propertyOnboard';
+
+/** The provider's partner site, offered by the not-found page and the desktop gate (external link). */
+export const PARTNER_SITE_URL = 'https://partners.example.com/';
+
+/** Wider than this many px counts as desktop (SPEC §1, §9 desktop breakpoint 1280 px). */
+export const DESKTOP_BREAKPOINT_PX = 1280;
+
+/** Toasts from actions stay at least this many ms (SPEC §9: 2000 ms in the session flow). */
+export const ACTION_TOAST_MIN_MS = 2000;
+
+/** Default popup timer in ms when none is given (SPEC §9). */
+export const POPUP_DEFAULT_TIMER_MS = 400;
+
+/** Toast fade-in in ms (SPEC §9). */
+export const TOAST_FADE_MS = 130;
+
+/** Delay before going to the sign-up page after a 401, in ms (SPEC §4). */
+export const SESSION_EXPIRED_REDIRECT_MS = 2000;
+
+/** Attempts after the first when a lazy-loaded screen module fails to load (SPEC §4, §9). */
+export const LAZY_LOAD_RETRIES = 5;
+
+/** GET endpoint of the global info (SPEC §7). */
+export const GLOBAL_INFO_ENDPOINT = '/hms_ms/api/v1/global_info';
+
+/** POST endpoint of sign-out (SPEC §7); answers 204. */
+export const SIGN_OUT_ENDPOINT = '/hms_ms/api/v1/onboard/users/sign_out';

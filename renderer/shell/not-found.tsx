@@ -1,0 +1,50 @@
+import type { ReactElement } from 'react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { BASE_PATH, PARTNER_SITE_URL } from './config';
+
+/**
+ * The not-found page (SPEC §2, §8): large 404 graphic, translated title "We couldn't find the page" and
+ * description, 'Go Back' (history back, or /propertyOnboard when there is no history) and a link to the
+ * partner site. Shown for unknown paths, unauthorized pages, the manager role and bad country codes.
+ */
+export function NotFoundPage(): ReactElement {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    document.title = t('shell.not_found.title');
+  }, [t]);
+  const goBack = () => {
+    if (window.history.length > 1) void navigate(-1);
+    else void navigate(BASE_PATH);
+  };
+  return (
+    <Box component="main" sx={{ p: 3, textAlign: 'center', maxWidth: 600, mx: 'auto' }}>
+      <Box
+        component="img"
+        src={`${import.meta.env.BASE_URL}404.svg`}
+        alt={t('shell.not_found.image_alt')}
+        sx={{ width: '100%', maxWidth: 320, height: 'auto', mx: 'auto', display: 'block' }}
+      />
+      <Typography component="h1" variant="h5" sx={{ mt: 3 }}>
+        {t('shell.not_found.title')}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        {t('shell.not_found.description')}
+      </Typography>
+      <Stack spacing={1.5} sx={{ mt: 4 }}>
+        <Button variant="contained" onClick={goBack}>
+          {t('shell.not_found.go_back')}
+        </Button>
+        <Button variant="outlined" component="a" href={PARTNER_SITE_URL} rel="noopener noreferrer">
+          {t('shell.not_found.partner_site')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,278 @@
+import { act, render, screen as view, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createStore } from 'jotai';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GlobalInfo, UserDetails } from '../../schemas/generated/types';
+import { i18n } from '../i18n/instance';
+import {
+  globalInfoAtom,
+  globalInfoSettledAtom,
+  loggedInAtom,
+  userDetailsAtom,
+  type AppStore,
+} from '../state/atoms';
+import { AppProviders } from './app';
+import { appRoutes } from './routes';
+
+vi.mock('../engine/registry', async () => {
+  const { createElement } = await import('react');
+  const Text = ({ contents }: { contents: { text: string } }) => createElement('p', null, contents.text);
+  const Button = ({
+    contents,
+    dispatch,
+  }: {
+    contents: { label: string; actions: unknown[] };
+    dispatch: (a: unknown[]) => void;
+  }) =>
+    createElement('button', { type: 'button', onClick: () => dispatch(contents.actions) }, contents.label);
+  return { widgetRegistry: { text: Text, button: Button } };
+});
+
+const fetchMock = vi.fn<typeof fetch>();
+
+const owner: UserDetails = {
+  id: 'u1',
+  team: null,
+  email: null,
+  phone: '+919876543210',
+  country_code: 'IN',
+  language: 'en-GB',
+  devise_role: 'Owner_Portal_User',
+};
+const enabled: GlobalInfo = {
+  is_downtime_active: false,
+  oyo_360_chat_enabled: false,
+  is_self_onboard_enabled: true,
+  enable_oyo360_l1_revamp: false,
+  country_code: 'IN',
+};
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** Answers every screen request with a one-text screen naming the screen id. */
+function serveScreens(): void {
+  fetchMock.mockImplementation(async (input) => {
+    const url = String(input);
+    const id = /\/screens\/([a-z_]+)/.exec(url)?.[1];
+    if (id) {
+      return json(200, {
+        success: true,
+        data: {
+          screen_id: id,
+          schema_version: 1,
+          title: id,
+          widget_list: [{ id: 't', widget_type: 'text', contents: { text: `screen ${id}` } }],
+        },
+      });
+    }
+    return json(404, { success: false, error: { message: 'not here' } });
+  });
+}
+
+function start(path: string, setup: (store: AppStore) => void = () => undefined) {
+  const store = createStore();
+  store.set(globalInfoAtom, enabled);
+  store.set(globalInfoSettledAtom, true);
+  setup(store);
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  render(
+    <AppProviders store={store}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, store };
+}
+
+function signIn(store: AppStore, user: UserDetails = owner): void {
+  store.set(userDetailsAtom, user);
+  store.set(loggedInAtom, true);
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  document.cookie = 'isLoggedIn=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  serveScreens();
+  void i18n.changeLanguage('en-GB');
+  vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('authentication gate (SPEC §4)', () => {
+  it('sends a signed-out visitor to the country-aware sign-up page and remembers the target', async () => {
+    const { router } = start('/propertyOnboard/IN/dashboard?utm_source=sms');
+    expect(await view.findByText('screen sign_up')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard/IN/sign_up');
+    expect(localStorage.getItem('pending_redirect')).toBe('/propertyOnboard/IN/dashboard?utm_source=sms');
+    expect(localStorage.getItem('pending_redirect_country_specific')).toBe('true');
+    expect(localStorage.getItem('pending_redirect_country_code')).toBe('IN');
+  });
+
+  it('uses the plain sign-up page off a country path', async () => {
+    const { router } = start('/propertyOnboard/task');
+    await view.findByText('screen sign_up');
+    expect(router.state.location.pathname).toBe('/propertyOnboard/sign_up');
+  });
+
+  it('treats the isLoggedIn cookie as signed in', async () => {
+    document.cookie = 'isLoggedIn=true';
+    const { router } = start('/propertyOnboard/account');
+    expect(await view.findByText('screen account')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard/account');
+  });
+
+  it('sends a signed-in user from sign_up to the property middleware page', async () => {
+    const { router } = start('/propertyOnboard/IN/sign_up', signIn);
+    expect(await view.findByText('screen property_middleware')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard/IN');
+  });
+
+  it('after session_started goes to the remembered target and clears it', async () => {
+    localStorage.setItem('pending_redirect', '/propertyOnboard/IN/account?tab=2');
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/screens/sign_up')) {
+        return json(200, {
+          success: true,
+          data: {
+            screen_id: 'sign_up',
+            schema_version: 1,
+            widget_list: [
+              {
+                id: 'verify',
+                widget_type: 'button',
+                contents: {
+                  label: 'Verify',
+                  actions: [
+                    {
+                      type: 'submit',
+                      endpoint: '/hms_ms/api/v2/verify_otp',
+                      method: 'POST',
+                      on_success: [{ type: 'session_started' }],
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        });
+      }
+      if (url.startsWith('/hms_ms/api/v2/verify_otp'))
+        return json(200, { success: true, data: { user: owner } });
+      return json(200, { success: true, data: { screen_id: 'account', schema_version: 1, widget_list: [] } });
+    });
+    const { router, store } = start('/propertyOnboard/IN/sign_up');
+    await userEvent.click(await view.findByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/IN/account'));
+    expect(router.state.location.search).toBe('?tab=2');
+    expect(localStorage.getItem('pending_redirect')).toBeNull();
+    expect(store.get(userDetailsAtom)).toEqual(owner);
+    expect(localStorage.getItem('isLoggedIn')).toBe('true');
+    expect(JSON.parse(localStorage.getItem('user_details')!)).toEqual(owner);
+  });
+
+  it('on a 401 signs out locally, says Session Expired, and goes to sign-up after 2 s', async () => {
+    fetchMock.mockResolvedValue(
+      json(401, { success: false, error: { code: 'ONB_UNAUTHENTICATED', message: 'Unauthorized' } }),
+    );
+    localStorage.setItem('language', 'en-GB');
+    const { router } = start('/propertyOnboard/IN/dashboard', signIn);
+    expect(await view.findByText('Session Expired')).toBeInTheDocument();
+    expect(localStorage.getItem('isLoggedIn')).toBeNull();
+    expect(localStorage.getItem('language')).toBe('en-GB');
+    expect(router.state.location.pathname).toBe('/propertyOnboard/IN/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/IN/sign_up'), {
+      timeout: 3500,
+    });
+    expect(localStorage.getItem('pending_redirect')).toBe('/propertyOnboard/IN/dashboard');
+  });
+});
+
+describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
+  it('shows not-found for an invalid country code', async () => {
+    start('/propertyOnboard/1x/task', signIn);
+    expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
+    expect(view.getByRole('img', { name: 'Page not found (404)' })).toBeInTheDocument();
+    expect(view.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(view.getByRole('link', { name: 'Go to the partner site' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^https:/),
+    );
+  });
+
+  it('shows not-found for the PropertyManager role on authenticated pages', async () => {
+    start('/propertyOnboard/dashboard', (store) =>
+      signIn(store, { ...owner, devise_role: 'PropertyManager' }),
+    );
+    expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
+  });
+
+  it('shows not-found when self-onboarding is disabled', async () => {
+    start('/propertyOnboard/sign_up', (store) =>
+      store.set(globalInfoAtom, { ...enabled, is_self_onboard_enabled: false }),
+    );
+    expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
+  });
+
+  it('authorizes public pages while global info is loading', async () => {
+    start('/propertyOnboard/sign_up', (store) => {
+      store.set(globalInfoAtom, null);
+      store.set(globalInfoSettledAtom, false);
+    });
+    expect(await view.findByText('screen sign_up')).toBeInTheDocument();
+  });
+
+  it('shows not-found for /404 and unknown paths', async () => {
+    start('/somewhere/else');
+    expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
+  });
+
+  it('redirects /route/redirect/propertyOnboard to /propertyOnboard keeping the query', async () => {
+    const { router } = start('/route/redirect/propertyOnboard?utm_source=app', signIn);
+    expect(await view.findByText('screen property_middleware')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard');
+    expect(router.state.location.search).toBe('?utm_source=app');
+  });
+});
+
+describe('footer (SPEC §2)', () => {
+  it('shows the tabs on the dashboard and navigates on click, country kept', async () => {
+    const { router } = start('/propertyOnboard/IN/dashboard', signIn);
+    await view.findByText('screen dashboard');
+    const nav = view.getByRole('navigation', { name: 'Main navigation' });
+    await userEvent.click(within(nav).getByRole('button', { name: 'Account' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/IN/account'));
+    expect(await view.findByText('screen account')).toBeInTheDocument();
+  });
+
+  it('is hidden on the property middleware page and public pages', async () => {
+    start('/propertyOnboard', signIn);
+    await view.findByText('screen property_middleware');
+    expect(view.queryByRole('navigation')).not.toBeInTheDocument();
+  });
+
+  it('is hidden when the payload says hide_footer', async () => {
+    fetchMock.mockResolvedValue(
+      json(200, {
+        success: true,
+        data: {
+          screen_id: 'account',
+          schema_version: 1,
+          hide_footer: true,
+          widget_list: [{ id: 't', widget_type: 'text', contents: { text: 'acc' } }],
+        },
+      }),
+    );
+    start('/propertyOnboard/account', signIn);
+    await view.findByText('acc');
+    await act(async () => undefined);
+    expect(view.queryByRole('navigation')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,229 @@
+import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
+import { useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  Navigate,
+  Outlet,
+  createBrowserRouter,
+  useLocation,
+  useNavigate,
+  type RouteObject,
+} from 'react-router-dom';
+import type { Locale, UserDetails } from '../../schemas/generated/types';
+import { setUnauthorizedHandler } from '../api/client';
+import { ShellHostContext, type ShellHost } from '../engine/host';
+import { setLanguage } from '../i18n/translations';
+import {
+  globalInfoAtom,
+  globalInfoSettledAtom,
+  loggedInAtom,
+  pushToast,
+  resetUserAtoms,
+  userDetailsAtom,
+} from '../state/atoms';
+import { clearStorageOnSignOut } from '../state/storage-keys';
+import { decideAccess } from './access';
+import { BlockingLoader } from './blocking-loader';
+import {
+  ACTION_TOAST_MIN_MS,
+  BASE_PATH,
+  POPUP_DEFAULT_TIMER_MS,
+  SESSION_EXPIRED_REDIRECT_MS,
+} from './config';
+import { parseAppPath, signUpPath, toBrowserPath } from './country';
+import { SIGNED_IN_REDIRECTS } from './route-table';
+import { Footer } from './footer';
+import { LazyScreen } from './lazy-screen';
+import { NotFoundPage } from './not-found';
+import { rememberPendingRedirect, takePendingRedirect } from './pending-redirect';
+import { signOut } from './session';
+import { ToastHost } from './toast-host';
+
+/** The current screen's payload asked to hide the footer (set through ShellHost.setFooterHidden). */
+const screenHidesFooterAtom = atom(false);
+
+/** Path + query + hash of a location. */
+function fullPath(location: { pathname: string; search: string; hash: string }): string {
+  return `${location.pathname}${location.search}${location.hash}`;
+}
+
+/**
+ * The layout around every route: provides the ShellHost to the engine, registers the 401 handler
+ * (SPEC §4: local sign-out, 'Session Expired' toast, sign-up page after 2 s) and draws toasts and the
+ * blocking loader.
+ */
+function ShellLayout(): ReactElement {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const store = useStore();
+  const { t } = useTranslation();
+  const setScreenHidesFooter = useSetAtom(screenHidesFooterAtom);
+  const countryCode = parseAppPath(location.pathname).countryCode;
+  const locationRef = useRef(location);
+  locationRef.current = location;
+
+  const host = useMemo<ShellHost>(
+    () => ({
+      navigate: (to, options) => {
+        const target =
+          to === BASE_PATH || to.startsWith(`${BASE_PATH}/`) || to.startsWith(`${BASE_PATH}?`)
+            ? to
+            : toBrowserPath(to, countryCode);
+        void navigate(target, { replace: options?.replace === true });
+      },
+      toast: ({ text, status, timer_ms }) =>
+        pushToast(store, {
+          toast_text: text,
+          status,
+          timer: Math.max(timer_ms ?? POPUP_DEFAULT_TIMER_MS, ACTION_TOAST_MIN_MS),
+        }),
+      signOut: () => signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
+      sessionStarted: (user: UserDetails) => {
+        store.set(userDetailsAtom, user);
+        store.set(loggedInAtom, true);
+        // On sign_up / login the gate now sends the user on (RedirectAfterSignIn); elsewhere go there directly.
+        const parsed = parseAppPath(locationRef.current.pathname);
+        if (parsed.kind === 'route' && SIGNED_IN_REDIRECTS.includes(parsed.route.path)) return;
+        void navigate(takePendingRedirect() ?? toBrowserPath('/', countryCode), { replace: true });
+      },
+      setLanguage: (locale: Locale) => setLanguage(locale),
+      setFooterHidden: (hidden) => setScreenHidesFooter(hidden),
+    }),
+    [navigate, store, countryCode, setScreenHidesFooter],
+  );
+
+  useEffect(() => {
+    let timer: number | undefined;
+    const unregister = setUnauthorizedHandler(() => {
+      if (timer !== undefined) return;
+      clearStorageOnSignOut();
+      pushToast(store, {
+        toast_text: t('shell.session_expired'),
+        status: 'error',
+        timer: ACTION_TOAST_MIN_MS,
+      });
+      timer = window.setTimeout(() => {
+        timer = undefined;
+        const here = locationRef.current;
+        const parsed = parseAppPath(here.pathname);
+        if (parsed.kind === 'route' && !parsed.route.public)
+          rememberPendingRedirect(fullPath(here), parsed.countryCode);
+        resetUserAtoms(store);
+        void navigate(signUpPath(parsed.countryCode), { replace: true });
+      }, SESSION_EXPIRED_REDIRECT_MS);
+    });
+    return () => {
+      unregister();
+      if (timer !== undefined) window.clearTimeout(timer);
+    };
+  }, [navigate, store, t]);
+
+  return (
+    <ShellHostContext.Provider value={host}>
+      <Outlet />
+      <ToastHost />
+      <BlockingLoader />
+    </ShellHostContext.Provider>
+  );
+}
+
+/** Sends a signed-out visitor to the sign-up page, remembering where they wanted to go (SPEC §4). */
+function RedirectToSignUp({
+  to,
+  countryCode,
+}: {
+  to: string;
+  countryCode: string | null;
+}): ReactElement | null {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    rememberPendingRedirect(fullPath(location), countryCode);
+    void navigate(to, { replace: true });
+  }, [location, countryCode, navigate, to]);
+  return null;
+}
+
+/**
+ * A signed-in user on sign_up / login goes to the remembered target (read and cleared once, SPEC §4) or to
+ * the property middleware page.
+ */
+function RedirectAfterSignIn({ fallback }: { fallback: string }): null {
+  const navigate = useNavigate();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    done.current = true;
+    void navigate(takePendingRedirect() ?? fallback, { replace: true });
+  }, [navigate, fallback]);
+  return null;
+}
+
+/** Any path under /propertyOnboard: parses it, applies the gate and draws the route's screen and footer. */
+function OnboardPage(): ReactElement | null {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const loggedIn = useAtomValue(loggedInAtom);
+  const user = useAtomValue(userDetailsAtom);
+  const globalInfo = useAtomValue(globalInfoAtom);
+  const globalInfoSettled = useAtomValue(globalInfoSettledAtom);
+  const screenHidesFooter = useAtomValue(screenHidesFooterAtom);
+  const parsed = parseAppPath(location.pathname);
+  const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
+
+  if (decision.kind === 'not_found') return <NotFoundPage />;
+  if (decision.kind === 'wait') return <div role="status" aria-busy="true" aria-label={t('shell.loading')} />;
+  if (decision.kind === 'redirect') {
+    return decision.rememberTarget ? (
+      <RedirectToSignUp to={decision.to} countryCode={decision.countryCode} />
+    ) : (
+      <RedirectAfterSignIn fallback={decision.to} />
+    );
+  }
+  const { route, countryCode } = decision;
+  const footerVisible =
+    !route.public &&
+    !route.hideFooter &&
+    !screenHidesFooter &&
+    !(route.hideFooterOnL1Revamp === true && globalInfo?.enable_oyo360_l1_revamp === true);
+  return (
+    <>
+      <LazyScreen key={route.screenId} screenId={route.screenId} />
+      {footerVisible && (
+        <Footer
+          current={`/${route.path}`}
+          onNavigate={(to) => void navigate(toBrowserPath(to, countryCode))}
+        />
+      )}
+    </>
+  );
+}
+
+/** /route/redirect/propertyOnboard → /propertyOnboard, keeping the query (SPEC §2). */
+function RedirectEntry(): ReactElement {
+  const location = useLocation();
+  return <Navigate to={`${BASE_PATH}${location.search}`} replace />;
+}
+
+/**
+ * The client routes of SPEC §2, as absolute paths (no basename). Every path under /propertyOnboard is parsed
+ * by the gate (country variants included); /404 and anything else draw the not-found page.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <ShellLayout />,
+    children: [
+      { path: '/route/redirect/propertyOnboard', element: <RedirectEntry /> },
+      { path: '/404', element: <NotFoundPage /> },
+      { path: `${BASE_PATH}`, element: <OnboardPage /> },
+      { path: `${BASE_PATH}/*`, element: <OnboardPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+/** The browser router of the app. */
+export function createAppRouter(): ReturnType<typeof createBrowserRouter> {
+  return createBrowserRouter(appRoutes);
+}

@@ -1,0 +1,51 @@
+import type { AppStore } from '../state/atoms';
+import { globalInfoAtom, globalInfoSettledAtom, pushToast, resetUserAtoms } from '../state/atoms';
+import { clearStorageOnSignOut } from '../state/storage-keys';
+import type { GlobalInfo } from '../../schemas/generated/types';
+import { apiRequest, extractErrorMessage } from '../api/client';
+import { ACTION_TOAST_MIN_MS, GLOBAL_INFO_ENDPOINT, SIGN_OUT_ENDPOINT } from './config';
+import { countryOfPath } from './country';
+import { logAnalyticsEvent } from './footer';
+
+/**
+ * Fetches the global info at startup (SPEC §4, §7) with header `user_url_country` (the upper-case country of
+ * the path when it is country-specific) and stores it in globalInfoAtom. On failure globalInfoAtom stays null;
+ * globalInfoSettledAtom becomes true either way. Never rejects.
+ */
+export async function loadGlobalInfo(store: AppStore, pathname: string): Promise<void> {
+  const country = countryOfPath(pathname);
+  try {
+    const info = await apiRequest<GlobalInfo>(GLOBAL_INFO_ENDPOINT, {
+      headers: country ? { user_url_country: country.toUpperCase() } : {},
+    });
+    store.set(globalInfoAtom, info);
+  } catch (error) {
+    console.warn('global info failed', extractErrorMessage(error));
+  } finally {
+    store.set(globalInfoSettledAtom, true);
+  }
+}
+
+/** Signs out locally (SPEC §4): clears storage except language, messages and the coach-mark flag; resets user atoms. */
+export function signOutLocally(store: AppStore): void {
+  clearStorageOnSignOut();
+  resetUserAtoms(store);
+  logAnalyticsEvent('analytics_user_cleared');
+}
+
+/**
+ * SPEC §4 sign-out: POST /hms_ms/api/v1/onboard/users/sign_out (header intent: signOut), then the local
+ * sign-out and `goToSignUp()`. On failure: an error toast with the extracted message (SPEC §8); resolves false.
+ */
+export async function signOut(store: AppStore, goToSignUp: () => void): Promise<boolean> {
+  try {
+    await apiRequest(SIGN_OUT_ENDPOINT, { method: 'POST', headers: { intent: 'signOut' } });
+  } catch (error) {
+    logAnalyticsEvent('analytics_user_cleared');
+    pushToast(store, { toast_text: extractErrorMessage(error), status: 'error', timer: ACTION_TOAST_MIN_MS });
+    return false;
+  }
+  signOutLocally(store);
+  goToSignUp();
+  return true;
+}

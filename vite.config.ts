@@ -1,0 +1,31 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The client: renderer/index.html is the entry, built to dist/client and served by the BFF under
+ * /propertyOnboard/ (the base path of SPEC §1). In `npm run dev` the BFF runs separately on :3000 and
+ * Vite proxies the API to it.
+ */
+export default defineConfig({
+  root: 'renderer',
+  base: '/propertyOnboard/',
+  publicDir: 'public',
+  plugins: [react()],
+  build: {
+    outDir: `${here}dist/client`,
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+  },
+  server: {
+    fs: { allow: [here] },
+    proxy: {
+      '/hms_ms': 'http://localhost:3000',
+      '/owner_ms': 'http://localhost:3000',
+      '/__dev': 'http://localhost:3000',
+    },
+  },
+});

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+/** Two projects: the server and schema tools in Node, the client in jsdom. */
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['bff/**/*.test.ts', 'schemas/**/*.test.ts'],
+          testTimeout: 30000,
+          hookTimeout: 60000,
+          // PGlite takes ~700 MB an instance: keep the number of workers small.
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['renderer/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}'],
+          setupFiles: ['renderer/test-setup.ts'],
+        },
+      },
+    ],
+  },
+});

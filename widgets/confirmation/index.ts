@@ -1,0 +1,1 @@
+export { Confirmation } from './confirmation';

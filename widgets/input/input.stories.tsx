@@ -1,0 +1,52 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { action } from 'storybook/actions';
+import type { InputContents } from '../../schemas/generated/types';
+import { fixtureContents } from '../fixtures';
+import { HarnessedWidget, type HarnessedWidgetProps } from '../test-harness';
+import { Input } from './input';
+
+/** Args of a input story: its contents (a good fixture) and the fake engine's starting state. */
+type Args = Omit<HarnessedWidgetProps<InputContents>, 'component' | 'record' | 'onDispatch'>;
+
+const fixture = (name: string) => fixtureContents<InputContents>('input', name);
+
+const meta = {
+  title: 'Widgets/Input',
+  render: (args) => <HarnessedWidget {...args} component={Input} onDispatch={action('dispatch')} />,
+  args: { id: 'input', contents: fixture('phone') },
+  parameters: { layout: 'padded' },
+} satisfies Meta<Args>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Phone: Story = {};
+export const PhoneWithError: Story = { args: { errors: { phone: 'Please enter the correct phone number' } } };
+export const PhonePrefilled: Story = { args: { values: { phone: '+91 98765 43210', country_code: 'IN' } } };
+export const Otp: Story = { args: { contents: fixture('otp'), values: { phone: '+91 98765 43210' } } };
+export const OtpWithError: Story = {
+  args: {
+    contents: fixture('otp'),
+    values: { phone: '+91 98765 43210', otp: '123456' },
+    errors: { otp: 'Please enter correct OTP' },
+  },
+};
+export const OtpFourDigits: Story = { args: { contents: fixture('otp-property') } };
+export const Email: Story = { args: { contents: fixture('email'), values: { contact_by: 'email' } } };
+export const EmailWithError: Story = {
+  args: {
+    contents: fixture('email'),
+    values: { email: 'owner@' },
+    errors: { email: 'Please enter the correct email ID' },
+  },
+};
+export const PlainText: Story = { args: { contents: fixture('text') } };
+export const LongText: Story = { args: { contents: fixture('long-text') } };
+export const PhoneArabicRtl: Story = {
+  args: { contents: fixture('arabic-phone') },
+  globals: { locale: 'ar' },
+};
+export const OtpArabicRtl: Story = {
+  args: { contents: fixture('arabic-otp'), values: { phone: '+971 50 123 4567' } },
+  globals: { locale: 'ar' },
+};

@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { InputContents } from '../../schemas/generated/types';
+import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
+import { createHarnessRecord, harness } from '../test-harness';
+import { Input } from './input';
+import { countryOfNumber } from './phone-field';
+import { otpDigits } from './otp-field';
+
+describe('input fixtures', () => {
+  it.each(goodFixtures('input').map((f) => [f.name, f.envelope] as const))('good/%s validates', (_n, env) => {
+    expect(checkContents('input', env.contents).errors).toEqual([]);
+  });
+  it.each(errorFixtures('input').map((f) => [f.name, f.envelope] as const))(
+    'errors/%s is rejected',
+    (_n, env) => {
+      expect(checkContents('input', env.contents).valid).toBe(false);
+    },
+  );
+});
+
+describe('Input, text and email kinds', () => {
+  it('binds the value to its form field', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: fixtureContents<InputContents>('input', 'text'), record }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Name of the property' }), 'Sea View');
+    expect(record.values.property_name).toBe('Sea View');
+    expect(screen.getByRole('textbox', { name: 'Name of the property' })).toHaveValue('Sea View');
+  });
+
+  it('shows the form error below the field, described and invalid, and clears it on typing', async () => {
+    const contents = fixtureContents<InputContents>('input', 'email');
+    render(harness({ component: Input, contents, errors: { email: 'Please enter the correct email ID' } }));
+    const field = screen.getByRole('textbox', { name: /E-mail/ });
+    expect(field).toHaveAttribute('type', 'email');
+    expect(field).toHaveAttribute('autocomplete', 'email');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription('Please enter the correct email ID');
+    await userEvent.type(field, 'a');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('marks the field required only while required_when holds', () => {
+    const contents = fixtureContents<InputContents>('input', 'email');
+    const { unmount } = render(harness({ component: Input, contents, values: { contact_by: 'phone' } }));
+    expect(screen.getByRole('textbox', { name: /E-mail/ })).not.toBeRequired();
+    unmount();
+    render(harness({ component: Input, contents, values: { contact_by: 'email' } }));
+    expect(screen.getByRole('textbox', { name: /E-mail/ })).toBeRequired();
+  });
+});
+
+describe('Input, phone kind', () => {
+  const contents = fixtureContents<InputContents>('input', 'phone');
+
+  it('preselects the default country and is a tel field', () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    const number = screen.getByRole('textbox', { name: /Mobile number/ });
+    expect(number).toHaveAttribute('type', 'tel');
+    expect(number).toHaveAttribute('autocomplete', 'tel');
+    expect(number).toHaveAttribute('inputmode', 'tel');
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('IN');
+    expect(record.values.country_code).toBe('IN');
+  });
+
+  it("accepts '+44 7400 123456' as typed and moves the country to its own", async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    await userEvent.type(screen.getByRole('textbox', { name: /Mobile number/ }), '+44 7400 123456');
+    expect(record.values.phone).toBe('+44 7400 123456');
+    expect(record.values.country_code).toBe('GB');
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('GB');
+  });
+
+  it("accepts a pasted '+91 98765 43210' and sets the country to India", async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: { ...contents, default_country: 'AE' }, record }));
+    const number = screen.getByRole('textbox', { name: /Mobile number/ });
+    await userEvent.click(number);
+    await userEvent.paste('+91 98765 43210');
+    expect(record.values.phone).toBe('+91 98765 43210');
+    expect(record.values.country_code).toBe('IN');
+  });
+
+  it('keeps the chosen country for a national number', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'AE');
+    fireEvent.change(screen.getByRole('textbox', { name: /Mobile number/ }), {
+      target: { value: '050 123 4567' },
+    });
+    expect(record.values.country_code).toBe('AE');
+    expect(record.values.phone).toBe('050 123 4567');
+  });
+
+  it('names countries in the current language (Arabic)', () => {
+    render(harness({ component: Input, contents, language: 'ar' }));
+    const select = screen.getByRole('combobox', { name: 'الدولة' });
+    expect(select).toHaveDisplayValue(/الهند/);
+  });
+
+  it('tells countries sharing +1 apart once the number is complete', () => {
+    expect(countryOfNumber('+1', 'CA')).toBe('CA');
+    expect(countryOfNumber('+1', 'IN')).toBe('US');
+    expect(countryOfNumber('+1 416 555 0123', 'US')).toBe('CA');
+    expect(countryOfNumber('98765 43210', 'IN')).toBeUndefined();
+  });
+});
+
+describe('Input, otp kind', () => {
+  const contents = fixtureContents<InputContents>('input', 'otp');
+  afterEach(() => vi.useRealTimers());
+
+  it('is one numeric one-time-code field and fills sent_to from the form', () => {
+    render(harness({ component: Input, contents, values: { phone: '+91 98765 43210' } }));
+    const code = screen.getByRole('textbox', { name: /One-time code/ });
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(screen.getByText('Code sent to +91 98765 43210')).toBeInTheDocument();
+  });
+
+  it("keeps the digits of a pasted '12 34 56' and runs on_complete", async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    await userEvent.click(screen.getByRole('textbox', { name: /One-time code/ }));
+    await userEvent.paste('12 34 56');
+    expect(record.values.otp).toBe('123456');
+    expect(record.actions).toEqual([contents.on_complete]);
+  });
+
+  it('ignores letters and stops at otp_length; on_complete waits for the last digit', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    const code = screen.getByRole('textbox', { name: /One-time code/ });
+    await userEvent.type(code, '1a2b3');
+    expect(record.values.otp).toBe('123');
+    expect(record.actions).toEqual([]);
+    await userEvent.type(code, '4567');
+    expect(record.values.otp).toBe('123456');
+    expect(record.actions).toHaveLength(1);
+    expect(otpDigits('9-8 7', 6)).toBe('987');
+  });
+
+  it('runs the edit link actions', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    await userEvent.click(screen.getByRole('button', { name: 'Edit number' }));
+    expect(record.actions).toEqual([contents.edit!.actions]);
+  });
+
+  it('disables resend with a countdown, enables it after cooldown_s, and restarts it after a resend', async () => {
+    vi.useFakeTimers();
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    expect(screen.getByRole('button', { name: 'Resend code in 30 s' })).toBeDisabled();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByRole('button', { name: 'Resend code in 29 s' })).toBeDisabled();
+    for (let i = 0; i < 29; i++) act(() => vi.advanceTimersByTime(1000));
+    const resend = screen.getByRole('button', { name: 'Resend code' });
+    expect(resend).toBeEnabled();
+    await act(async () => {
+      fireEvent.click(resend);
+    });
+    expect(record.actions).toEqual([contents.resend!.actions]);
+    expect(screen.getByRole('button', { name: 'Resend code in 30 s' })).toBeDisabled();
+  });
+
+  it('keeps resend enabled when the resend failed', async () => {
+    vi.useFakeTimers();
+    render(
+      harness({
+        component: Input,
+        contents: { ...contents, resend: { ...contents.resend!, cooldown_s: 0 } },
+        dispatchResult: false,
+      }),
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
+    });
+    expect(screen.getByRole('button', { name: 'Resend code' })).toBeEnabled();
+  });
+});

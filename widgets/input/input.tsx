@@ -1,0 +1,46 @@
+import { TextField } from '@mui/material';
+import type { InputContents } from '../../schemas/generated/types';
+import type { WidgetProps } from '../widget-props';
+import { OtpField } from './otp-field';
+import { PhoneField } from './phone-field';
+import { isRequired, stringValue } from './shared';
+
+/**
+ * The `input` widget: a form field bound to `contents.field` through `form.value` / `form.setValue`.
+ * The label is always visible; the error from `form.error(field)` shows below (aria-describedby,
+ * aria-invalid); a required marker shows when `required` or `required_when` holds.
+ * Kinds: text, email (type=email, autocomplete=email), phone ({@link PhoneField}) and otp ({@link OtpField}).
+ * Validation itself runs in the engine on submit (SPEC §5 messages come in `required_message` /
+ * `invalid_message`); the widget only shows the error it is given.
+ */
+export function Input(props: WidgetProps<InputContents>) {
+  const { id, contents, form } = props;
+  if (contents.kind === 'phone') return <PhoneField {...props} />;
+  if (contents.kind === 'otp') return <OtpField {...props} />;
+  const error = form.error(contents.field);
+  const email = contents.kind === 'email';
+  return (
+    <TextField
+      id={`${id}-${contents.field}`}
+      name={contents.field}
+      label={contents.label}
+      type={email ? 'email' : 'text'}
+      autoComplete={email ? 'email' : undefined}
+      value={stringValue(form, contents.field)}
+      onChange={(e) => form.setValue(contents.field, e.target.value)}
+      required={isRequired(contents, form)}
+      error={Boolean(error)}
+      helperText={error ?? contents.helper_text}
+      placeholder={contents.placeholder}
+      autoFocus={contents.autofocus}
+      fullWidth
+      slotProps={{
+        htmlInput: {
+          maxLength: contents.max_length,
+          inputMode: email ? 'email' : undefined,
+          dir: email ? 'ltr' : undefined,
+        },
+      }}
+    />
+  );
+}

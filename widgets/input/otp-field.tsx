@@ -1,0 +1,170 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Box, Button, FormControl, FormHelperText, FormLabel, Link, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { InputContents } from '../../schemas/generated/types';
+import type { Dispatch, WidgetProps } from '../widget-props';
+import { fillFields, isRequired, stringValue } from './shared';
+
+/** Digits of a code when the screen does not say (SPEC §5: 6 in the login flow). */
+const DEFAULT_OTP_LENGTH = 6;
+
+/** Keeps the digits of what was typed, pasted or autofilled ('12 34-56' → '123456'), at most `length`. */
+export function otpDigits(raw: string, length: number): string {
+  return raw.replace(/\D/g, '').slice(0, length);
+}
+
+/**
+ * Resend button of the OTP field: disabled and showing `countdown_label` (with `{{seconds}}` left) for
+ * `cooldown_s` seconds after mount and after each resend whose actions succeed; then enabled.
+ */
+function Resend({ resend, dispatch }: { resend: NonNullable<InputContents['resend']>; dispatch: Dispatch }) {
+  const [left, setLeft] = useState(resend.cooldown_s);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+
+  const waiting = left > 0;
+  return (
+    <Button
+      variant="text"
+      size="small"
+      disabled={waiting || busy}
+      aria-busy={busy}
+      onClick={async () => {
+        setBusy(true);
+        const ok = await dispatch(resend.actions);
+        setBusy(false);
+        if (ok) setLeft(resend.cooldown_s);
+      }}
+    >
+      {waiting ? resend.countdown_label.replace(/\{\{\s*seconds\s*\}\}/g, String(left)) : resend.label}
+    </Button>
+  );
+}
+
+/**
+ * OTP kind of the input widget: ONE input element (so paste and SMS autofill, `autocomplete=
+ * one-time-code`, work and screen readers meet a single labelled field) drawn as `otp_length` boxes.
+ * Only digits are kept; `on_complete` runs when the last digit comes in. Above it `sent_to` (with form
+ * values filled in) and the `edit` link; below it the resend button with its countdown.
+ */
+export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputContents>) {
+  const { t } = useTranslation();
+  const inputId = `${id}-${useId()}`;
+  const length = contents.otp_length ?? DEFAULT_OTP_LENGTH;
+  const value = stringValue(form, contents.field);
+  const error = form.error(contents.field);
+  const required = isRequired(contents, form);
+  const [focused, setFocused] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const helperId = `${inputId}-helper`;
+  const helper = error ?? contents.helper_text ?? t('widgets.input.otp_hint', { count: length });
+
+  const onChange = (raw: string) => {
+    const digits = otpDigits(raw, length);
+    if (digits === value) return;
+    form.setValue(contents.field, digits);
+    if (digits.length === length && contents.on_complete?.length) void dispatch(contents.on_complete);
+  };
+
+  return (
+    <FormControl error={Boolean(error)} fullWidth sx={{ gap: 1 }}>
+      {(contents.sent_to || contents.edit) && (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1 }}>
+          {contents.sent_to && (
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {fillFields(contents.sent_to, form)}
+            </Typography>
+          )}
+          {contents.edit && (
+            <Link
+              component="button"
+              type="button"
+              variant="body2"
+              onClick={() => void dispatch(contents.edit!.actions)}
+            >
+              {contents.edit.label}
+            </Link>
+          )}
+        </Box>
+      )}
+      <FormLabel htmlFor={inputId} required={required}>
+        {contents.label}
+      </FormLabel>
+      <Box
+        dir="ltr"
+        sx={{ position: 'relative', display: 'flex', gap: 1, justifyContent: 'center', width: '100%' }}
+        onClick={() => inputRef.current?.focus()}
+      >
+        {Array.from({ length }, (_, i) => {
+          const active = focused && i === Math.min(value.length, length - 1);
+          return (
+            <Box
+              key={i}
+              aria-hidden
+              sx={{
+                flex: '1 1 0',
+                maxWidth: 52,
+                minWidth: 0,
+                height: 52,
+                display: 'flex',
+                alignItems: 'center',
+                justifyContent: 'center',
+                border: active ? 2 : 1,
+                borderColor: error ? 'error.main' : active ? 'primary.main' : 'divider',
+                borderRadius: 1,
+                typography: 'h6',
+                bgcolor: 'background.paper',
+              }}
+            >
+              {value[i] ?? ''}
+            </Box>
+          );
+        })}
+        <Box
+          component="input"
+          ref={inputRef}
+          id={inputId}
+          name={contents.field}
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          autoFocus={contents.autofocus}
+          value={value}
+          required={required}
+          aria-invalid={Boolean(error)}
+          aria-describedby={helperId}
+          onChange={(e: React.ChangeEvent<HTMLInputElement>) => onChange(e.target.value)}
+          onFocus={() => setFocused(true)}
+          onBlur={() => setFocused(false)}
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            width: '100%',
+            height: '100%',
+            border: 0,
+            padding: 0,
+            background: 'transparent',
+            color: 'transparent',
+            caretColor: 'transparent',
+            outline: 'none',
+            '&::selection': { background: 'transparent' },
+          }}
+        />
+      </Box>
+      <FormHelperText id={helperId} sx={{ marginInline: 0 }}>
+        {helper}
+      </FormHelperText>
+      {contents.resend && (
+        <Box>
+          <Resend resend={contents.resend} dispatch={dispatch} />
+        </Box>
+      )}
+    </FormControl>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Box, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import {
+  AsYouType,
+  getCountries,
+  getCountryCallingCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from 'libphonenumber-js';
+import metadata from 'libphonenumber-js/metadata.min.json';
+import type { InputContents } from '../../schemas/generated/types';
+import type { WidgetProps } from '../widget-props';
+import { isRequired, stringValue } from './shared';
+
+/**
+ * The country a number typed in international form belongs to, or undefined for a national number
+ * (which keeps the selected country). While the number is still too short to tell countries that share
+ * a calling code apart (+1, +7, +44…), the selected country is kept when it has that code, else the
+ * code's main country is taken.
+ */
+export function countryOfNumber(raw: string, selected: string | undefined): CountryCode | undefined {
+  const text = raw.trim();
+  if (!text.startsWith('+')) return undefined;
+  const parsed = parsePhoneNumberFromString(text);
+  if (parsed?.country) return parsed.country;
+  const typing = new AsYouType();
+  typing.input(text);
+  const country = typing.getCountry();
+  if (country) return country;
+  const callingCode = typing.getCallingCode() ?? parsed?.countryCallingCode;
+  if (!callingCode) return undefined;
+  if (selected && isSupportedCountry(selected) && getCountryCallingCode(selected) === callingCode)
+    return selected;
+  const main = metadata.country_calling_codes[callingCode]?.[0];
+  return main && isSupportedCountry(main) ? main : undefined;
+}
+
+/**
+ * Phone kind of the input widget: a country selector (native select: the phone's own picker, searchable
+ * by typing) beside a `type="tel"` field. The raw string typed is stored in `field` (the server
+ * normalises it); the country (ISO alpha-2) in `country_field`, preselected from `default_country`.
+ * A number in international form moves the selector to its country.
+ */
+export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en-GB';
+  const countryField = contents.country_field;
+  const [localCountry, setLocalCountry] = useState<string | undefined>(contents.default_country);
+  const stored = countryField ? form.value(countryField) : undefined;
+  const country =
+    (typeof stored === 'string' && stored) || (countryField ? contents.default_country : localCountry) || '';
+
+  useEffect(() => {
+    if (countryField && contents.default_country && form.value(countryField) === undefined) {
+      form.setValue(countryField, contents.default_country);
+    }
+    // Only the first draw preselects; later changes of the form must not reset the user's choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const countries = useMemo(() => {
+    let names: Intl.DisplayNames | undefined;
+    try {
+      names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
+    } catch {
+      names = undefined;
+    }
+    const collator = new Intl.Collator(language);
+    return getCountries()
+      .map((code) => ({ code, callingCode: getCountryCallingCode(code), name: names?.of(code) ?? code }))
+      .sort((a, b) => collator.compare(a.name, b.name));
+  }, [language]);
+
+  const setCountry = (next: string) => {
+    if (countryField) form.setValue(countryField, next);
+    else setLocalCountry(next);
+  };
+
+  const error = form.error(contents.field);
+  const required = isRequired(contents, form);
+
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', width: '100%' }}>
+      <TextField
+        id={`${id}-country`}
+        select
+        label={t('widgets.input.country')}
+        value={country}
+        onChange={(e) => setCountry(e.target.value)}
+        sx={{ flex: '0 0 38%', minWidth: 0 }}
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      >
+        {country === '' && <option value="" />}
+        {countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {t('widgets.input.country_option', { country: c.name, code: c.callingCode })}
+          </option>
+        ))}
+      </TextField>
+      <TextField
+        id={`${id}-number`}
+        label={contents.label}
+        type="tel"
+        autoComplete="tel"
+        value={stringValue(form, contents.field)}
+        onChange={(e) => {
+          const raw = e.target.value;
+          form.setValue(contents.field, raw);
+          const detected = countryOfNumber(raw, country);
+          if (detected && detected !== country) setCountry(detected);
+        }}
+        required={required}
+        error={Boolean(error)}
+        helperText={error ?? contents.helper_text}
+        placeholder={contents.placeholder}
+        autoFocus={contents.autofocus}
+        sx={{ flex: '1 1 auto', minWidth: 0 }}
+        slotProps={{
+          // Phone numbers read left to right in every language; without this '+91 98765' is reordered in Arabic.
+          htmlInput: { inputMode: 'tel', dir: 'ltr', maxLength: contents.max_length },
+        }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,1 @@
+export { LanguageChooser } from './language-chooser';

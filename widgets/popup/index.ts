@@ -1,0 +1,1 @@
+export { Popup, DEFAULT_POPUP_TIMER_MS } from './popup';

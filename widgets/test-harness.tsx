@@ -1,0 +1,212 @@
+/**
+ * A tiny stand-in for the engine, used by widget tests and stories: it builds WidgetProps with an
+ * in-memory FormApi, a recording dispatch and a PopupApi, and wraps a widget in the MUI theme (with the
+ * RTL emotion cache for Arabic) and an i18next instance initialised synchronously with widgets.json.
+ * It is not shipped in the app: the real engine (renderer/engine) provides these props there.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { CacheProvider } from '@emotion/react';
+import createCache, { type EmotionCache } from '@emotion/cache';
+import { prefixer } from 'stylis';
+import rtlPlugin from 'stylis-plugin-rtl';
+import { createTheme, CssBaseline, ThemeProvider } from '@mui/material';
+import { createInstance, type i18n as I18n } from 'i18next';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import jsonLogic from 'json-logic-js';
+import type { Action, JsonLogic, Locale } from '../schemas/generated/types';
+import type { Dispatch, FormApi, PopupApi, WidgetComponent } from './widget-props';
+// The harness is the one widgets/ file allowed to read renderer/: it loads the widgets' own translations.
+// eslint-disable-next-line no-restricted-imports
+import enGbWidgets from '../renderer/i18n/locales/en-GB/widgets.json';
+// eslint-disable-next-line no-restricted-imports
+import arWidgets from '../renderer/i18n/locales/ar/widgets.json';
+
+/** Languages the harness knows: the default and the right-to-left one. */
+export type HarnessLanguage = Extract<Locale, 'en-GB' | 'ar'>;
+
+/**
+ * What a harnessed widget did: `values` is the form state after every setValue (field → value), and
+ * `actions` lists every dispatch call's action list in order. Tests read it; stories ignore it.
+ */
+export interface HarnessRecord {
+  values: Record<string, unknown>;
+  actions: Action[][];
+}
+
+/** An empty record to pass to {@link HarnessedWidget} / {@link harness}. */
+export function createHarnessRecord(): HarnessRecord {
+  return { values: {}, actions: [] };
+}
+
+/**
+ * An i18next instance with the `widgets` area of en-GB and ar, initialised synchronously
+ * (`initAsync: false`, as i18next 26 needs in tests). Keys are addressed `widgets.<key path>`.
+ */
+export function createWidgetI18n(language: HarnessLanguage = 'en-GB'): I18n {
+  const instance = createInstance();
+  void instance.init({
+    lng: language,
+    fallbackLng: 'en-GB',
+    initAsync: false,
+    resources: {
+      'en-GB': { translation: { widgets: enGbWidgets } },
+      ar: { translation: { widgets: arWidgets } },
+    },
+    interpolation: { escapeValue: false },
+  });
+  return instance;
+}
+
+const caches: Partial<Record<'ltr' | 'rtl', EmotionCache>> = {};
+
+/** The emotion cache of a direction: the RTL one flips physical CSS properties (stylis-plugin-rtl). */
+function cacheFor(direction: 'ltr' | 'rtl'): EmotionCache {
+  caches[direction] ??=
+    direction === 'rtl'
+      ? createCache({ key: 'harness-rtl', stylisPlugins: [prefixer, rtlPlugin] })
+      : createCache({ key: 'harness-ltr', stylisPlugins: [prefixer] });
+  return caches[direction];
+}
+
+/** Text direction of a language (SPEC §1: Arabic is right to left). */
+export function directionOf(language: string): 'ltr' | 'rtl' {
+  return language === 'ar' ? 'rtl' : 'ltr';
+}
+
+/** Props of {@link WidgetProviders}. */
+export interface WidgetProvidersProps {
+  /** i18next instance; one is created for `language` when absent. */
+  i18n?: I18n;
+  language?: HarnessLanguage;
+  children: ReactNode;
+}
+
+/**
+ * MUI theme (direction from the language), emotion cache and i18next around `children`, inside an element
+ * carrying `dir` and `lang` so that logical CSS properties and the bidi algorithm follow the language.
+ */
+export function WidgetProviders({ i18n, language = 'en-GB', children }: WidgetProvidersProps) {
+  const instance = useMemo(() => i18n ?? createWidgetI18n(language), [i18n, language]);
+  const direction = directionOf(language);
+  const theme = useMemo(() => createTheme({ direction }), [direction]);
+  return (
+    <CacheProvider value={cacheFor(direction)}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <I18nextProvider i18n={instance}>
+          <div dir={direction} lang={language}>
+            {children}
+          </div>
+        </I18nextProvider>
+      </ThemeProvider>
+    </CacheProvider>
+  );
+}
+
+/** Props of {@link HarnessedWidget}: the widget, its contents and the starting state of the fake engine. */
+export interface HarnessedWidgetProps<C> {
+  component: WidgetComponent<C>;
+  contents: C;
+  id?: string;
+  screenId?: string;
+  /** Initial form values (field → value). */
+  values?: Record<string, unknown>;
+  /** Errors shown under fields (field → already translated text); a setValue clears its field's. */
+  errors?: Record<string, string>;
+  /** popup_id of the dialog open at first. */
+  popupOpenId?: string | null;
+  /**
+   * What dispatch resolves to: a boolean, or a function of the actions (may return a promise, e.g. one
+   * the test resolves later to observe a busy state). Default true.
+   */
+  dispatchResult?: boolean | ((actions: Action[]) => boolean | Promise<boolean>);
+  /** Filled with what the widget did. */
+  record?: HarnessRecord;
+  /** Called with each dispatched action list (stories log it in the Actions panel). */
+  onDispatch?: (actions: Action[]) => void;
+}
+
+/**
+ * Renders one widget with an in-memory engine: form values in React state (so the widget re-renders on
+ * setValue), `evaluate` through json-logic-js over `{ form }`, and a dispatch that records each action
+ * list and plays the local ones (open_popup, close_popup, set_value, set_language) so stories are live.
+ * Must sit inside {@link WidgetProviders} (or the Storybook preview).
+ */
+export function HarnessedWidget<C>({
+  component: Widget,
+  contents,
+  id = 'widget',
+  screenId = 'harness',
+  values: initialValues = {},
+  errors: initialErrors = {},
+  popupOpenId = null,
+  dispatchResult = true,
+  record,
+  onDispatch,
+}: HarnessedWidgetProps<C>) {
+  const { i18n } = useTranslation();
+  const [values, setValues] = useState<Record<string, unknown>>(() => {
+    if (record) Object.assign(record.values, initialValues);
+    return initialValues;
+  });
+  const [errors, setErrors] = useState<Record<string, string>>(initialErrors);
+  const [openId, setOpenId] = useState<string | null>(popupOpenId);
+
+  const form = useMemo<FormApi>(
+    () => ({
+      value: (field) => values[field],
+      setValue: (field, value) => {
+        if (record) record.values[field] = value;
+        setValues((prev) => ({ ...prev, [field]: value }));
+        setErrors((prev) => {
+          const { [field]: _cleared, ...rest } = prev;
+          return rest;
+        });
+      },
+      error: (field) => errors[field],
+      evaluate: (rule: JsonLogic | undefined) =>
+        rule === undefined ? true : Boolean(jsonLogic.apply(rule as jsonLogic.RulesLogic, { form: values })),
+    }),
+    [values, errors, record],
+  );
+
+  const dispatch = useMemo<Dispatch>(
+    () => async (actions) => {
+      record?.actions.push(actions);
+      onDispatch?.(actions);
+      for (const action of actions) {
+        if (action.type === 'open_popup') setOpenId(action.popup_id);
+        else if (action.type === 'close_popup') setOpenId(null);
+        else if (action.type === 'set_value') form.setValue(action.field, action.value);
+        else if (action.type === 'set_language') await i18n.changeLanguage(action.language);
+      }
+      try {
+        return typeof dispatchResult === 'function' ? await dispatchResult(actions) : dispatchResult;
+      } catch {
+        return false;
+      }
+    },
+    [dispatchResult, form, i18n, record, onDispatch],
+  );
+
+  const popup = useMemo<PopupApi>(() => ({ openId, close: () => setOpenId(null) }), [openId]);
+
+  return (
+    <Widget id={id} screenId={screenId} contents={contents} form={form} dispatch={dispatch} popup={popup} />
+  );
+}
+
+/**
+ * A widget in the fake engine and the providers, ready for Testing Library's `render`:
+ * `render(harness({ component: Button, contents, record }))`.
+ */
+export function harness<C>(
+  options: HarnessedWidgetProps<C> & { language?: HarnessLanguage; i18n?: I18n },
+): ReactNode {
+  const { language, i18n, ...widget } = options;
+  return (
+    <WidgetProviders language={language} i18n={i18n}>
+      <HarnessedWidget {...widget} />
+    </WidgetProviders>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import type { TextContents } from '../../schemas/generated/types';
+import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
+import { harness } from '../test-harness';
+import { Text } from './text';
+
+describe('text fixtures', () => {
+  it.each(goodFixtures('text').map((f) => [f.name, f.envelope] as const))('good/%s validates', (_n, env) => {
+    expect(checkContents('text', env.contents).errors).toEqual([]);
+  });
+  it.each(errorFixtures('text').map((f) => [f.name, f.envelope] as const))(
+    'errors/%s is rejected',
+    (_n, env) => {
+      expect(checkContents('text', env.contents).valid).toBe(false);
+    },
+  );
+});
+
+describe('Text', () => {
+  it('draws a title as the level-1 heading', () => {
+    const contents = fixtureContents<TextContents>('text', 'title');
+    render(harness({ component: Text, contents }));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(contents.text);
+  });
+
+  it('draws a subtitle as a level-2 heading, in Arabic', () => {
+    const contents = fixtureContents<TextContents>('text', 'arabic-subtitle');
+    render(harness({ component: Text, contents, language: 'ar' }));
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent(contents.text);
+  });
+
+  it('draws body text as a paragraph, not a heading', () => {
+    const contents = fixtureContents<TextContents>('text', 'long-text');
+    render(harness({ component: Text, contents }));
+    expect(screen.queryByRole('heading')).toBeNull();
+    expect(screen.getByRole('paragraph')).toHaveTextContent(contents.text.slice(0, 40));
+  });
+});
