@@ -8,11 +8,30 @@ import globals from 'globals';
  * bff/ never imports client code; widgets never import the engine, the shell or bff/.
  */
 const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message: 'Imports go one way; see CONVENTIONS.md.' })) }],
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: patterns.map((group) => ({
+        group: [group],
+        message: 'Imports go one way; see CONVENTIONS.md.',
+      })),
+    },
+  ],
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'storybook-static', 'test-results', 'playwright-report', 'schemas/generated', 'bench/results'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'storybook-static',
+      'test-results',
+      'playwright-report',
+      'schemas/generated',
+      'bench/results',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

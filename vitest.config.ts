@@ -16,6 +16,7 @@ export default defineConfig({
           hookTimeout: 60000,
           // PGlite takes ~700 MB an instance: keep the number of workers small.
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -25,6 +26,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}'],
           setupFiles: ['renderer/test-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

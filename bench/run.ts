@@ -34,7 +34,11 @@ try {
   page.on('response', async (res) => {
     if (res.request().resourceType() !== 'script') return;
     const body = await res.body();
-    scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
+    scripts.push({
+      url: new URL(res.url()).pathname,
+      raw: body.length,
+      gzip: gzipSync(body, { level: 9 }).length,
+    });
   });
   await page.goto(`${server.url}/propertyOnboard/sign_up`, { waitUntil: 'networkidle' });
   await page.getByLabel('Mobile number').waitFor();
@@ -44,7 +48,11 @@ try {
   for (const s of scripts) console.log(`  ${s.url}: ${s.raw} B raw, ${s.gzip} B gzip`);
   console.log(`client JS of the sign-in route: ${scripts.length} files, ${raw} B raw, ${gz} B gzip`);
 
-  const result = await autocannon({ url: `${server.url}/hms_ms/api/v1/global_info`, connections: 10, duration: 5 });
+  const result = await autocannon({
+    url: `${server.url}/hms_ms/api/v1/global_info`,
+    connections: 10,
+    duration: 5,
+  });
   console.log(
     `GET global_info: ${result.requests.average.toFixed(0)} req/s, latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx`,
   );

@@ -16,7 +16,14 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const dataDir = mkdtempSync(join(tmpdir(), 'onboard-bench-'));
   const started = performance.now();
   const child: ChildProcess = spawn('npx', ['tsx', 'bff/server.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

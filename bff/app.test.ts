@@ -231,6 +231,16 @@ describe('client files', () => {
       expect(res.body, url).toContain('<title>app</title>');
     }
     expect((await served.inject('/elsewhere')).statusCode).toBe(404);
+    // A browser asking for any other page gets the app, whose router shows the not-found page (SPEC §2).
+    const page = await served.inject({ url: '/elsewhere', headers: { accept: 'text/html,*/*' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>app</title>');
+    // API paths and missing build assets are never answered with HTML.
+    for (const url of ['/hms_ms/api/v1/nope', '/propertyOnboard/assets/missing.js']) {
+      const res = await served.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().success, url).toBe(false);
+    }
   });
 });
 

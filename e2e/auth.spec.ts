@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { readCode, requestCode, signUp, uniquePhone } from './helpers';
 
-test('a new owner signs up with the code from the outbox and lands on the empty dashboard', async ({ page, request }) => {
+test('a new owner signs up with the code from the outbox and lands on the empty dashboard', async ({
+  page,
+  request,
+}) => {
   await signUp(page, request);
   await expect(page.getByRole('heading', { name: 'You have no Hotels associated' })).toBeVisible();
   await expect(page.getByRole('navigation')).toContainText('My Properties');

@@ -13,7 +13,13 @@ export type SchemaValidator = InstanceType<typeof Ajv2020>;
 export function createAjv(
   options: { code?: { source?: boolean; esm?: boolean }; unicode?: boolean } = {},
 ): SchemaValidator {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, ...options });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    ...options,
+  });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-public' });
   for (const f of listSchemaFiles()) ajv.addSchema(f.schema, f.id);

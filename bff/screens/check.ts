@@ -26,7 +26,9 @@ for (const area of translationAreas) {
   // messages() merges Arabic over English, so a key Arabic lacks shows as the English text.
   const en = flattenMessages(translations.messages('en-GB')[area]);
   const ar = flattenMessages(translations.messages('ar')[area]);
-  const untranslated = Object.keys(en).filter((k) => ar[k] === en[k] && /[A-Za-z]{3}/.test((en[k] ?? '').replace(/\{\{[^}]*\}\}/g, '')));
+  const untranslated = Object.keys(en).filter(
+    (k) => ar[k] === en[k] && /[A-Za-z]{3}/.test((en[k] ?? '').replace(/\{\{[^}]*\}\}/g, '')),
+  );
   if (untranslated.length) {
     failed = true;
     console.error(`ar/${area}.json lacks: ${untranslated.join(', ')}`);

@@ -2,7 +2,12 @@ import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeDefinition, loadFixtureContexts, loadScreenCatalogue, ScreenDefinitionError } from './composer';
+import {
+  composeDefinition,
+  loadFixtureContexts,
+  loadScreenCatalogue,
+  ScreenDefinitionError,
+} from './composer';
 import type { ScreenDefinition } from '../../schemas/generated/types';
 
 const here = import.meta.dirname;
@@ -16,7 +21,10 @@ const catalogue: Record<string, string> = {
 const translate = (_locale: string, key: string, values?: Record<string, unknown>) =>
   catalogue[key]?.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values?.[k] ?? `{{${k}}}`)) ?? key;
 
-const def = (widgets: ScreenDefinition['widget_list'], extra: Partial<ScreenDefinition> = {}): ScreenDefinition => ({
+const def = (
+  widgets: ScreenDefinition['widget_list'],
+  extra: Partial<ScreenDefinition> = {},
+): ScreenDefinition => ({
   screen_id: 'probe',
   widget_list: widgets,
   ...extra,
@@ -27,7 +35,12 @@ describe('composeDefinition', () => {
     const payload = composeDefinition(
       'probe.json',
       def([
-        { id: 'a', widget_type: 'text', condition: { var: 'global_info.is_downtime_active' }, contents: { text: 'x' } },
+        {
+          id: 'a',
+          widget_type: 'text',
+          condition: { var: 'global_info.is_downtime_active' },
+          contents: { text: 'x' },
+        },
         { id: 'b', widget_type: 'text', condition: { '!!': { var: 'user' } }, contents: { text: 'y' } },
       ]),
       owner,
@@ -71,14 +84,21 @@ describe('composeDefinition', () => {
       anonymous,
       translate,
     );
-    expect(payload.widget_list[0]).toMatchObject({ visible_when: { var: 'form.otp_sent' }, contents: { actions: [action] } });
+    expect(payload.widget_list[0]).toMatchObject({
+      visible_when: { var: 'form.otp_sent' },
+      contents: { actions: [action] },
+    });
   });
 
   it('evaluates hide_footer rules over the context', () => {
     const rule = { var: 'global_info.enable_oyo360_l1_revamp' };
-    expect(composeDefinition('p.json', def([], { hide_footer: rule }), owner, translate).hide_footer).toBe(false);
+    expect(composeDefinition('p.json', def([], { hide_footer: rule }), owner, translate).hide_footer).toBe(
+      false,
+    );
     const revamp = { ...owner, global_info: { ...owner.global_info, enable_oyo360_l1_revamp: true } };
-    expect(composeDefinition('p.json', def([], { hide_footer: rule }), revamp, translate).hide_footer).toBe(true);
+    expect(composeDefinition('p.json', def([], { hide_footer: rule }), revamp, translate).hide_footer).toBe(
+      true,
+    );
   });
 
   it('names the file and the JSON path of invalid contents', () => {
@@ -116,7 +136,10 @@ describe('loadScreenCatalogue', () => {
     const dir = copyDir();
     writeFileSync(
       join(dir, 'probe.json'),
-      JSON.stringify({ screen_id: 'probe', widget_list: [{ id: 'x', widget_type: 'carousel', contents: {} }] }),
+      JSON.stringify({
+        screen_id: 'probe',
+        widget_list: [{ id: 'x', widget_type: 'carousel', contents: {} }],
+      }),
     );
     let error: unknown;
     try {
@@ -131,13 +154,19 @@ describe('loadScreenCatalogue', () => {
 
   it('refuses a file whose screen_id differs from its name', () => {
     const dir = copyDir();
-    writeFileSync(join(dir, 'other.json'), JSON.stringify({ screen_id: 'probe', public: true, widget_list: [] }));
+    writeFileSync(
+      join(dir, 'other.json'),
+      JSON.stringify({ screen_id: 'probe', public: true, widget_list: [] }),
+    );
     expect(() => loadScreenCatalogue({ dir, translate })).toThrowError(/other\.json at \/screen_id/);
   });
 
   it('knows which screens are public', () => {
     const dir = copyDir();
-    writeFileSync(join(dir, 'open.json'), JSON.stringify({ screen_id: 'open', public: true, widget_list: [] }));
+    writeFileSync(
+      join(dir, 'open.json'),
+      JSON.stringify({ screen_id: 'open', public: true, widget_list: [] }),
+    );
     writeFileSync(join(dir, 'closed.json'), JSON.stringify({ screen_id: 'closed', widget_list: [] }));
     const screens = loadScreenCatalogue({ dir, translate });
     expect(screens.ids()).toEqual(['closed', 'open']);

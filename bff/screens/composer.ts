@@ -129,11 +129,7 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
 const holds = (rule: JsonLogic | undefined, ctx: Record<string, unknown>): boolean =>
   rule === undefined ? true : Boolean(jsonLogic.apply(rule as never, ctx));
 
-function composeWidget(
-  def: WidgetDefinition,
-  scope: ResolveScope,
-  path: string,
-): WidgetEnvelope | undefined {
+function composeWidget(def: WidgetDefinition, scope: ResolveScope, path: string): WidgetEnvelope | undefined {
   if (!holds(def.condition, scope.ctx)) return undefined;
   const widget: WidgetEnvelope = {
     id: def.id,
@@ -151,7 +147,8 @@ function composeWidget(
 
 function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
   const validate = contentValidator(widget.widget_type);
-  if (!validate) throw new ScreenDefinitionError(file, `${path}/widget_type`, `no schema for '${widget.widget_type}'`);
+  if (!validate)
+    throw new ScreenDefinitionError(file, `${path}/widget_type`, `no schema for '${widget.widget_type}'`);
   if (!validate(widget.contents)) {
     const [p, msg] = firstError(validate.errors, `${path}/contents`);
     throw new ScreenDefinitionError(file, p, msg);
@@ -198,7 +195,8 @@ export function composeDefinition(
   }
   const ids = new Set<string>();
   payload.widget_list.forEach((w, i) => {
-    if (ids.has(w.id)) throw new ScreenDefinitionError(file, `/widget_list/${i}/id`, `duplicate id '${w.id}'`);
+    if (ids.has(w.id))
+      throw new ScreenDefinitionError(file, `/widget_list/${i}/id`, `duplicate id '${w.id}'`);
     ids.add(w.id);
     checkWidget(file, w, `/widget_list/${i}`);
   });
@@ -229,7 +227,9 @@ export function readDefinition(file: string): ScreenDefinition {
 export function loadFixtureContexts(dir: string): Record<string, ScreenContext> {
   const out: Record<string, ScreenContext> = {};
   const ctxDir = join(dir, 'fixtures', 'contexts');
-  for (const name of readdirSync(ctxDir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(ctxDir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     out[name] = JSON.parse(readFileSync(join(ctxDir, name), 'utf8')) as ScreenContext;
   }
   return out;

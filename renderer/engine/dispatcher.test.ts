@@ -50,6 +50,7 @@ const nameWidget: WidgetEnvelope = {
 function makeHost(): { [K in keyof ShellHost]: Mock<ShellHost[K]> } {
   return {
     navigate: vi.fn<ShellHost['navigate']>(),
+    goBack: vi.fn<ShellHost['goBack']>(),
     toast: vi.fn<ShellHost['toast']>(),
     signOut: vi.fn<ShellHost['signOut']>(async () => true),
     sessionStarted: vi.fn<ShellHost['sessionStarted']>(),
@@ -87,6 +88,13 @@ describe('dispatch: simple actions', () => {
     const { ctx, host } = makeCtx();
     expect(await dispatch([{ type: 'navigate', to: '/dashboard', replace: true }], ctx)).toBe(true);
     expect(host.navigate).toHaveBeenCalledWith('/dashboard', { replace: true });
+  });
+
+  it('goes back through the host with its fallback', async () => {
+    const { ctx, host } = makeCtx();
+    expect(await dispatch([{ type: 'go_back', fallback: '/account' }], ctx)).toBe(true);
+    expect(host.goBack).toHaveBeenCalledWith('/account');
+    expect(host.navigate).not.toHaveBeenCalled();
   });
 
   it('sets a value from a JSON Logic rule over {form}', async () => {

@@ -101,6 +101,9 @@ async function runAction(action: Action, ctx: DispatchContext): Promise<boolean>
     case 'navigate':
       ctx.host.navigate(action.to, { replace: action.replace === true });
       return true;
+    case 'go_back':
+      ctx.host.goBack(action.fallback);
+      return true;
     case 'submit':
       return submit(action, ctx);
     case 'set_value':

@@ -15,6 +15,8 @@ export interface HostToast {
 export interface ShellHost {
   /** Goes to an app path relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the country segment. */
   navigate(to: AppPath, options?: { replace?: boolean }): void;
+  /** Goes back one page when the previous page is in the app, else to `fallback` (an app path). */
+  goBack(fallback: AppPath): void;
   /** Queues a toast. */
   toast(toast: HostToast): void;
   /** SPEC §4 sign-out: server call, storage cleared, sign-up page. Resolves false on failure (toast shown). */
@@ -30,6 +32,7 @@ export interface ShellHost {
 /** A host that does nothing: used when no shell is mounted (stories, isolated tests). */
 export const NOOP_HOST: ShellHost = {
   navigate: () => undefined,
+  goBack: () => undefined,
   toast: () => undefined,
   signOut: async () => true,
   sessionStarted: () => undefined,

@@ -39,6 +39,7 @@ function answer(payload: unknown, status = 200): Response {
 function host(): ShellHost {
   return {
     navigate: vi.fn(),
+    goBack: vi.fn(),
     toast: vi.fn(),
     signOut: vi.fn(async () => true),
     sessionStarted: vi.fn(),

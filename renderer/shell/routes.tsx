@@ -71,6 +71,12 @@ function ShellLayout(): ReactElement {
             : toBrowserPath(to, countryCode);
         void navigate(target, { replace: options?.replace === true });
       },
+      goBack: (fallback) => {
+        // react-router keeps the index of the entry in history.state: above 0, the previous page is ours.
+        const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+        if (idx > 0) void navigate(-1);
+        else void navigate(toBrowserPath(fallback, countryCode), { replace: true });
+      },
       toast: ({ text, status, timer_ms }) =>
         pushToast(store, {
           toast_text: text,

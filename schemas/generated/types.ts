@@ -8,6 +8,7 @@
  */
 export type Action =
   | NavigateAction
+  | GoBackAction
   | SubmitAction
   | SetValueAction
   | ShowToastAction
@@ -154,6 +155,16 @@ export interface NavigateAction {
    * Replace the history entry instead of pushing one.
    */
   replace?: boolean;
+}
+/**
+ * Go back to the previous page of the app, or to `fallback` when the user arrived here directly.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "GoBackAction".
+ */
+export interface GoBackAction {
+  type: 'go_back';
+  fallback: AppPath;
 }
 /**
  * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error.

@@ -29,7 +29,9 @@ export function generateValidators(): { js: string; dts: string } {
     '/** An ajv standalone validator: true when `data` is valid; `errors` holds what failed after a false. */',
     'export type GeneratedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };',
     '',
-    ...Object.entries(refs).map(([name, id]) => `/** Validates against ${id}. */\nexport declare const ${name}: GeneratedValidator;`),
+    ...Object.entries(refs).map(
+      ([name, id]) => `/** Validates against ${id}. */\nexport declare const ${name}: GeneratedValidator;`,
+    ),
     '',
   ].join('\n');
   return { js, dts };

@@ -9,15 +9,24 @@ import { onboardError } from '../../errors';
 /** Base path of the client (SPEC §2). */
 export const BASE_PATH = '/propertyOnboard';
 
-/** True for paths the client's router owns (SPEC §2: /propertyOnboard/…, /404, the redirect entry). */
-export function isClientRoute(url: string): boolean {
+/** Paths that belong to the server, never to the client's router. */
+const serverPrefixes = ['/hms_ms/', '/owner_ms/', '/__dev/', '/healthz', '/readyz', `${BASE_PATH}/assets/`];
+
+/**
+ * True for paths the client's router owns: /propertyOnboard/…, /404, the redirect entry (SPEC §2), and
+ * any other page a browser asks for as HTML, so that the client shows its not-found page for an unknown
+ * path ("any unmatched path", SPEC §2). API paths and missing build assets are never answered with HTML.
+ */
+export function isClientRoute(url: string, accept = ''): boolean {
   const path = url.split('?')[0] ?? '';
+  if (serverPrefixes.some((p) => path.startsWith(p))) return false;
   return (
     path === BASE_PATH ||
     path.startsWith(`${BASE_PATH}/`) ||
     path === '/404' ||
     path === '/route/redirect/propertyOnboard' ||
-    path.startsWith('/route/redirect/propertyOnboard/')
+    path.startsWith('/route/redirect/propertyOnboard/') ||
+    accept.includes('text/html')
   );
 }
 
@@ -48,7 +57,10 @@ export default fp<{ clientDir: string }>(
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(BASE_PATH, 302));
 
     const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
-      if ((request.method === 'GET' || request.method === 'HEAD') && isClientRoute(request.url)) {
+      if (
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        isClientRoute(request.url, request.headers.accept)
+      ) {
         if (!built) {
           return reply
             .code(503)
