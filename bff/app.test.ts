@@ -244,6 +244,18 @@ describe('client files', () => {
   });
 });
 
+describe.runIf(process.env.TEST_REDIS_URL)('rate limit in Redis', () => {
+  it('shares the counts between two instances', async () => {
+    const nameSpace = `test-rl-${Math.random().toString(36).slice(2)}-`;
+    const config = { rateLimitMax: 3, redisUrl: process.env.TEST_REDIS_URL! };
+    const a = await buildTestApp({ config, rateLimitNameSpace: nameSpace });
+    const b = await buildTestApp({ config, rateLimitNameSpace: nameSpace });
+    const codes: number[] = [];
+    for (const app of [a, b, a, b]) codes.push((await app.inject('/hms_ms/api/v1/global_info')).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429]);
+  });
+});
+
 describe('rate limit', () => {
   it('answers 429 past RATE_LIMIT_MAX requests a minute, also on unknown paths', async () => {
     const limited = await buildTestApp({ config: { rateLimitMax: 3 } });

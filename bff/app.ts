@@ -51,6 +51,8 @@ export interface BuildAppOptions {
   localesDir?: string;
   /** Folder of the built client (default dist/client). */
   clientDir?: string;
+  /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
+  rateLimitNameSpace?: string;
   /** Fastify logger option; default: pino at LOG_LEVEL, pretty in development on a terminal. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -109,7 +111,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(errorsPlugin);
   await app.register(helmetPlugin, { production: config.nodeEnv === 'production' });
-  await app.register(rateLimitPlugin, { max: config.rateLimitMax });
+  await app.register(rateLimitPlugin, {
+    max: config.rateLimitMax,
+    redisUrl: config.redisUrl,
+    nameSpace: opts.rateLimitNameSpace,
+  });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
   await app.register(dbPlugin, { config, ...(opts.db ? { handle: opts.db } : {}) });

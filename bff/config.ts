@@ -61,10 +61,7 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL URL (DATABASE_URL); null → PGlite under dataDir. */
   databaseUrl: string | null;
-  /**
-   * REDIS_URL. Recorded but not used: a Redis store for @fastify/rate-limit needs `ioredis`, which is not
-   * installed, so rate limits always live in memory (one instance's view).
-   */
+  /** REDIS_URL: when set, rate-limit counters live in Redis and are shared by every instance; else in memory. */
   redisUrl: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;

@@ -1,19 +1,31 @@
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
 import { onboardError } from '../../errors';
 
 /**
- * Global rate limit: `max` requests per minute per client IP, in memory (one instance's view; a Redis
- * store would need `ioredis`, which is not installed). `max` 0 turns it off. Health checks are exempt.
- * Over the limit → 429 ONB_RATE_LIMITED 'Please try after some time.' (SPEC §8).
+ * Global rate limit: `max` requests per minute per client IP. In memory, or in Redis when `redisUrl` is
+ * set, so that several BFF instances behind a load balancer share the counts (DESIGN "bff/"). `max` 0
+ * turns it off. Health checks are exempt. Over the limit → 429 ONB_RATE_LIMITED 'Please try after some
+ * time.' (SPEC §8). A Redis that stops answering does not stop the app: the limiter lets requests through
+ * (`skipOnError`) and logs.
  */
-export default fp<{ max: number }>(
-  async (app, { max }) => {
+export default fp<{ max: number; redisUrl: string | null; nameSpace?: string }>(
+  async (app, { max, redisUrl, nameSpace }) => {
     if (max <= 0) return;
+    let redis: Redis | undefined;
+    if (redisUrl) {
+      redis = new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+      redis.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
+      app.addHook('onClose', async () => {
+        await redis?.quit().catch(() => redis?.disconnect());
+      });
+    }
     await app.register(rateLimit, {
       global: true,
       max,
       timeWindow: 60_000,
+      ...(redis ? { redis, nameSpace: nameSpace ?? 'onboard-rate-limit-', skipOnError: true } : {}),
       allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
       errorResponseBuilder: (_request, context) =>
         onboardError('ONB_RATE_LIMITED', { retryAfterS: Math.max(1, Math.ceil(context.ttl / 1000)) }),
