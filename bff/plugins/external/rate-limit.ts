@@ -15,7 +15,11 @@ export default fp<{ max: number; redisUrl: string | null; nameSpace?: string }>(
     if (max <= 0) return;
     let redis: Redis | undefined;
     if (redisUrl) {
-      redis = new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: true });
+      redis = new Redis(redisUrl, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: true,
+      });
       redis.on('error', (err) => app.log.warn({ err }, 'rate-limit redis error'));
       app.addHook('onClose', async () => {
         await redis?.quit().catch(() => redis?.disconnect());
