@@ -11,7 +11,7 @@ export type SchemaValidator = InstanceType<typeof Ajv2020>;
  * Node only (reads the files); the browser uses the standalone validators in schemas/generated/.
  */
 export function createAjv(
-  options: { code?: { source?: boolean; esm?: boolean }; unicode?: boolean } = {},
+  options: { code?: { source?: boolean; esm?: boolean }; unicode?: boolean; logger?: false } = {},
 ): SchemaValidator {
   const ajv = new Ajv2020({
     allErrors: true,
