@@ -16,6 +16,8 @@ test('a valid country code keeps the country-specific sign-up page', async ({ pa
   await page.goto('/propertyOnboard/ae/dashboard');
   await expect(page).toHaveURL(/\/propertyOnboard\/ae\/sign_up$/);
   await expect(page.getByLabel('Mobile number')).toBeVisible();
+  // The screen is composed for the path's country: its number is the one preselected.
+  await expect(page.getByLabel('Country')).toHaveValue('AE');
 });
 
 test('Arabic renders right to left', async ({ page }) => {

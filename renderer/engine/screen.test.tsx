@@ -48,13 +48,17 @@ function host(): ShellHost {
   };
 }
 
-function draw(payload: ScreenPayload | unknown, shell: ShellHost = host()) {
+function draw(
+  payload: ScreenPayload | unknown,
+  shell: ShellHost = host(),
+  requestHeaders?: Record<string, string>,
+) {
   fetchMock.mockResolvedValue(answer(payload));
   render(
     <JotaiProvider store={createStore()}>
       <I18nextProvider i18n={i18n}>
         <ShellHostContext.Provider value={shell}>
-          <Screen screenId="sign_up" />
+          <Screen screenId="sign_up" requestHeaders={requestHeaders} />
         </ShellHostContext.Provider>
       </I18nextProvider>
     </JotaiProvider>,
@@ -94,6 +98,15 @@ describe('Screen', () => {
     expect(document.title).toBe('Sign up');
     expect(shell.setFooterHidden).toHaveBeenCalledWith(true);
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up');
+  });
+
+  it('sends the request headers it is given (the country of a country-specific path)', async () => {
+    draw({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] }, host(), {
+      user_url_country: 'AE',
+    });
+    expect(await view.findByText('Hi')).toBeInTheDocument();
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect((init.headers as Record<string, string>).user_url_country).toBe('AE');
   });
 
   it('draws a quiet fallback for an unknown widget_type while the others render, and reports it', async () => {

@@ -159,6 +159,11 @@ type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'
 export interface ScreenProps {
   /** The screen to fetch (GET /hms_ms/api/v1/screens/:screenId). */
   screenId: string;
+  /**
+   * Extra headers of the screen request, e.g. `user_url_country` so that the BFF composes the screen for the
+   * country of a country-specific path (SPEC §2). A change fetches the screen again.
+   */
+  requestHeaders?: Record<string, string>;
 }
 
 /**
@@ -168,7 +173,7 @@ export interface ScreenProps {
  * fetch or an invalid payload shows the generic error card with Refresh. Sets document.title from the payload,
  * tells the shell whether to hide the footer, and fetches again when the language changes.
  */
-export function Screen({ screenId }: ScreenProps): ReactElement {
+export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
   const host = useShellHost();
   const store = useStore();
@@ -180,12 +185,15 @@ export function Screen({ screenId }: ScreenProps): ReactElement {
   const form = useFormApi(screenId);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
+  // Compared by value: callers may pass a new object on every render.
+  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
 
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'loading' });
     apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
       signal: controller.signal,
+      headers: headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined,
     }).then(
       (data) => {
         if (controller.signal.aborted) return;
@@ -203,7 +211,7 @@ export function Screen({ screenId }: ScreenProps): ReactElement {
       },
     );
     return () => controller.abort();
-  }, [screenId, language, reloadKey]);
+  }, [screenId, language, reloadKey, headersKey]);
 
   const payload = state.status === 'ready' ? state.payload : undefined;
   widgetsRef.current = payload?.widget_list ?? [];

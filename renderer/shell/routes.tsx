@@ -195,7 +195,11 @@ function OnboardPage(): ReactElement | null {
     !(route.hideFooterOnL1Revamp === true && globalInfo?.enable_oyo360_l1_revamp === true);
   return (
     <>
-      <LazyScreen key={route.screenId} screenId={route.screenId} />
+      <LazyScreen
+        key={route.screenId}
+        screenId={route.screenId}
+        requestHeaders={countryCode ? { user_url_country: countryCode.toUpperCase() } : undefined}
+      />
       {footerVisible && (
         <Footer
           current={`/${route.path}`}
