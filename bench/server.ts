@@ -11,11 +11,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `tsx bff/server.ts` with an empty DATA_DIR and waits for /readyz. */
+/** Starts `node --import tsx bff/server.ts` with an empty DATA_DIR and waits for /readyz. */
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'onboard-bench-'));
   const started = performance.now();
-  const child: ChildProcess = spawn('npx', ['tsx', 'bff/server.ts'], {
+  // node itself (not npx) so that stopping the child stops the server and frees the port.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
