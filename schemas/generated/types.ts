@@ -116,7 +116,16 @@ export type JsonLogic = {} | boolean;
  * via the `definition` "WidgetType".
  */
 export type WidgetType =
-  'text' | 'input' | 'button' | 'confirmation' | 'popup' | 'empty_state' | 'language_chooser' | 'redirect';
+  | 'text'
+  | 'input'
+  | 'button'
+  | 'confirmation'
+  | 'popup'
+  | 'empty_state'
+  | 'language_chooser'
+  | 'redirect'
+  | 'checklist'
+  | 'choice';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -155,6 +164,12 @@ export interface NavigateAction {
    * Replace the history entry instead of pushing one.
    */
   replace?: boolean;
+  /**
+   * Query parameters added to `to`, each a literal or a JSON Logic rule over {form, response} (e.g. the property_unique_id of the lead just created); encoded by the engine.
+   */
+  query?: {
+    [k: string]: unknown;
+  };
 }
 /**
  * Go back to the previous page of the app, or to `fallback` when the user arrived here directly.
@@ -585,7 +600,7 @@ export interface ScreenDefinition {
    */
   public?: boolean;
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}} or a binding {"$bind": "user.phone"}.
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value} or a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}).
    *
    * This interface was referenced by `ScreenDefinition`'s JSON-Schema
    * via the `definition` "Value".
@@ -595,6 +610,10 @@ export interface ScreenDefinition {
   };
   hide_footer?: boolean | JsonLogic;
   widget_list: WidgetDefinition[];
+  /**
+   * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
+   */
+  form?: {};
 }
 /**
  * This interface was referenced by `ScreenDefinition`'s JSON-Schema
@@ -632,6 +651,7 @@ export interface ScreenPayload {
    * @maxItems 200
    */
   widget_list: WidgetEnvelope[];
+  form?: ScreenForm;
 }
 /**
  * One widget of a composed screen. widget_type is any string on the wire: an unknown one draws a quiet fallback in the browser instead of breaking the page.
@@ -656,6 +676,55 @@ export interface WidgetEnvelope {
   fallback?: 'drop' | WidgetEnvelope;
 }
 /**
+ * The screen's form: starting values and how drafts are saved as the user types (nothing typed is lost).
+ *
+ * This interface was referenced by `ScreenPayload`'s JSON-Schema
+ * via the `definition` "ScreenForm".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenForm".
+ */
+export interface ScreenForm {
+  /**
+   * Starting values of form fields, e.g. the draft saved on the server. A local copy the user typed and the server has not confirmed yet wins over them.
+   */
+  initial?: {};
+  draft?: DraftSave;
+}
+/**
+ * Saves the listed fields as a draft, debounced, with the section's version: the engine sends {data: {field: value…}, version, draft: true} and keeps the version the server answers (response.data.section.version) in `version_field`. A 409 answer (another tab or device saved first) shows its message and fetches the screen again. Unsaved values are kept in local storage under `storage_key` and sent again when the network comes back.
+ *
+ * This interface was referenced by `ScreenPayload`'s JSON-Schema
+ * via the `definition` "DraftSave".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DraftSave".
+ */
+export interface DraftSave {
+  endpoint: ApiPath;
+  method?: 'PUT' | 'PATCH' | 'POST';
+  /**
+   * @minItems 1
+   */
+  fields: [string, ...string[]];
+  /**
+   * The section's version on the server when the screen was composed.
+   */
+  version: number;
+  /**
+   * Form field that holds the current version, so a final submit can send it.
+   */
+  version_field: string;
+  /**
+   * Quiet time after the last keystroke before saving, in ms.
+   */
+  debounce_ms?: number;
+  /**
+   * Key of the local copy (e.g. the lead and section).
+   */
+  storage_key: string;
+}
+/**
  * A button that runs actions; busy while they run.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -667,6 +736,92 @@ export interface ButtonContents {
   full_width?: boolean;
   disabled_when?: JsonLogic;
   actions: ActionList;
+}
+/**
+ * The onboarding checklist (SPEC §4): completion percentage, the tasks still to do with 'Add', and 'Completed Tasks' with 'Edit'. The server composes each task's state from the lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChecklistContents".
+ */
+export interface ChecklistContents {
+  title: string;
+  /**
+   * completionPercentage of the lead (SPEC §3), 0–100.
+   */
+  completion_percentage: number;
+  /**
+   * e.g. '20% complete'.
+   */
+  progress_label: string;
+  /**
+   * SPEC §4 section status.
+   */
+  section_status?: 'IN_PROGRESS' | 'COMPLETED';
+  pending_title: string;
+  /**
+   * e.g. 'Completed Tasks'.
+   */
+  completed_title: string;
+  /**
+   * @maxItems 30
+   */
+  tasks: {
+    key: string;
+    title: string;
+    description?: string;
+    completed: boolean;
+    /**
+     * Shown but not yet available (e.g. a task a later release brings).
+     */
+    disabled?: boolean;
+    /**
+     * 'Add' while pending, 'Edit' once completed.
+     */
+    action_label: string;
+    actions: ActionList;
+  }[];
+}
+/**
+ * Pick one of several options (e.g. property type and sub type), bound to `field` of the form. With `depends_on`, only the options whose `group` equals that field's value show (the sub types of the chosen type); a value whose option is hidden is cleared.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChoiceContents".
+ */
+export interface ChoiceContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  variant?: 'cards' | 'chips';
+  required?: boolean;
+  required_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  options: [
+    {
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * With depends_on: shown only while that field equals this.
+       */
+      group?: string;
+    },
+    ...{
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * With depends_on: shown only while that field equals this.
+       */
+      group?: string;
+    }[]
+  ];
+  /**
+   * Form field whose value selects the options shown (by their `group`).
+   */
+  depends_on?: string;
 }
 /**
  * A dialog asking to confirm; opened by an open_popup action with its popup_id.
@@ -708,14 +863,14 @@ export interface LinkAction {
   actions: ActionList;
 }
 /**
- * A form field bound to `field` of the screen's form state. Kinds: text, email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
+ * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "InputContents".
  */
 export interface InputContents {
   field: string;
-  kind: 'text' | 'email' | 'phone' | 'otp';
+  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp';
   label: string;
   placeholder?: string;
   helper_text?: string;
@@ -762,6 +917,14 @@ export interface InputContents {
     actions: ActionList;
   };
   on_complete?: ActionList1;
+  /**
+   * Number kind: smallest value allowed.
+   */
+  min?: number;
+  /**
+   * Number kind: largest value allowed.
+   */
+  max?: number;
 }
 /**
  * The language chooser (SPEC §1): a list of languages, each in its own name; choosing one runs set_language.
@@ -809,6 +972,12 @@ export interface PopupContents {
  */
 export interface RedirectContents {
   to: AppPath;
+  /**
+   * Query parameters added to `to` (strings), e.g. the lead's property_unique_id.
+   */
+  query?: {
+    [k: string]: string;
+  };
 }
 /**
  * A heading or a paragraph.
