@@ -99,6 +99,10 @@ export type DevOutbox = OutboxEntry[];
  */
 export type OtpPurpose = 'sign_up' | 'login';
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode1 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
@@ -141,7 +145,7 @@ export type JsonLogic3 = {} | boolean;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode1 = string;
+export type CountryIsoCode2 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -312,6 +316,48 @@ export interface SetLanguageAction {
   language: Locale;
 }
 /**
+ * The onboarding checklist of a lead (SPEC §3 propertyChecklist, §4 checklist): the nine tasks in order, each completed or not, the share completed and the section status. GET /hms_ms/api/v1/onboard/leads/:property_unique_id/checklist answers it as data.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Checklist".
+ */
+export interface Checklist {
+  /**
+   * Completed tasks / 9 × 100, rounded down (SPEC §3 completionPercentage), e.g. 11 with one task done.
+   */
+  completionPercentage: number;
+  /**
+   * COMPLETED when all nine tasks are completed, else IN_PROGRESS (SPEC §4).
+   */
+  section_status: 'IN_PROGRESS' | 'COMPLETED';
+  /**
+   * Every task of SPEC §1, keyed by task, in checklist order.
+   */
+  tasks: {
+    basic_info: ChecklistTaskState;
+    address: ChecklistTaskState;
+    contact_info: ChecklistTaskState;
+    amenities: ChecklistTaskState;
+    room_categories: ChecklistTaskState;
+    images: ChecklistTaskState;
+    kyc: ChecklistTaskState;
+    terms_of_service: ChecklistTaskState;
+    review: ChecklistTaskState;
+  };
+}
+/**
+ * The state of one checklist task: completed once its section was saved with draft false (and still satisfies the final rules).
+ *
+ * This interface was referenced by `Checklist`'s JSON-Schema
+ * via the `definition` "ChecklistTaskState".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChecklistTaskState".
+ */
+export interface ChecklistTaskState {
+  completed: boolean;
+}
+/**
  * Headers the client may send on any call (SPEC §7). httpxoyolang: the language of messages in the answer (unsupported → en-GB). user_url_country: upper-case ISO2 of a country-specific path (global_info only).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -321,6 +367,26 @@ export interface ClientHeaders {
   httpxoyolang?: string;
   user_url_country?: string;
   'x-qid'?: string;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads: add a property (SPEC §4 lead creation). The title is also stored as basic_info.data.title (basic_info version 1, not completed). Unknown property_type, or a property_sub_type outside the type's group → 400 'Invalid Input' with field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "CreateLeadBody".
+ */
+export interface CreateLeadBody {
+  /**
+   * Name of the property, 1–120 characters; trimmed (blank → 400 field title).
+   */
+  title: string;
+  /**
+   * A value of property_types in bff/screens/data/property-types.json (hotel, holiday_home).
+   */
+  property_type: string;
+  /**
+   * A value of property_sub_types whose group is property_type.
+   */
+  property_sub_type: string;
 }
 /**
  * Body of every 4xx/5xx answer (SPEC §8). The message is already translated into the request's language (header httpxoyolang); 5xx messages are always the generic 'Internal Server Error' text.
@@ -415,6 +481,116 @@ export interface HealthStatus {
 export interface LanguageParams {
   language: string;
 }
+/**
+ * data of listLeads: the signed-in user's leads, newest first (SPEC §3 lists: leads).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadList".
+ */
+export interface LeadList {
+  leads: Lead[];
+}
+/**
+ * A property being onboarded (SPEC §3 property / lead), keyed by property_unique_id. Only its owner (the user who created it) can read or change it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Lead".
+ */
+export interface Lead {
+  /**
+   * Internal id (SPEC §3 lead id).
+   */
+  lead_id: string;
+  /**
+   * The public key of the lead in paths and queries: 'PO' + 10 random characters of the upper-case base32 alphabet without I, L, O, U.
+   */
+  property_unique_id: string;
+  /**
+   * Name of the property as entered when the lead was created.
+   */
+  title: string;
+  /**
+   * A value of property_types in bff/screens/data/property-types.json: hotel or holiday_home.
+   */
+  property_type: string;
+  /**
+   * A value of property_sub_types in bff/screens/data/property-types.json whose group is property_type.
+   */
+  property_sub_type: string;
+  /**
+   * Lead status (SPEC §4); only in-progress leads exist so far.
+   */
+  status: 'IN_PROGRESS';
+  /**
+   * ISO 8601.
+   */
+  created_at: string;
+  /**
+   * ISO 8601; changes with every section save.
+   */
+  updated_at: string;
+  /**
+   * Every section that exists, keyed by checklist task (only basic_info so far); a never-saved section has version 0 and data {}.
+   */
+  sections: {
+    basic_info?: LeadSection;
+  };
+  checklist: Checklist;
+}
+/**
+ * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSection".
+ */
+export interface LeadSection {
+  /**
+   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
+   */
+  version: number;
+  /**
+   * True after a final save (draft false) while the data still satisfies the final rules.
+   */
+  completed: boolean;
+  /**
+   * ISO 8601 time of the last save; null when never saved.
+   */
+  updated_at: string | null;
+}
+/**
+ * Path parameters of the lead routes. An id that is not one of the signed-in user's leads answers 404 ONB_LEAD_NOT_FOUND (whatever its shape).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadParams".
+ */
+export interface LeadParams {
+  property_unique_id: string;
+}
+/**
+ * data of createLead and getLead: the lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadResult".
+ */
+export interface LeadResult {
+  lead: Lead;
+}
+/**
+ * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info so far) answers 404 ONB_SECTION_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSectionParams".
+ */
+export interface LeadSectionParams {
+  property_unique_id: string;
+  section: string;
+}
 export interface OutboxEntry {
   channel: 'sms' | 'email';
   /**
@@ -470,6 +646,36 @@ export interface RequestOtpBody {
   purpose: OtpPurpose;
 }
 /**
+ * data of saveLeadSection: the section as saved (with its new version) and the lead's checklist after the save.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveLeadSectionResult".
+ */
+export interface SaveLeadSectionResult {
+  section: LeadSection;
+  checklist: Checklist;
+}
+/**
+ * PUT /hms_ms/api/v1/onboard/leads/:property_unique_id/sections/:section: save a section as a draft or finally. data replaces the section's data (a field left out is cleared) and is checked against schemas/api/sections/<section>.schema.json (400 'Invalid Input', field = the property). A version other than the stored one → 409 ONB_VERSION_CONFLICT and nothing is saved.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveLeadSectionBody".
+ */
+export interface SaveLeadSectionBody {
+  /**
+   * The section's fields.
+   */
+  data: {};
+  /**
+   * The section's version the client read (LeadSection.version; 0 when never saved).
+   */
+  version: number;
+  /**
+   * true: save as typed (required fields may be missing; a completed section stays completed while its data still satisfies the final rules). false: final save — the section's required fields must be present, and the section becomes completed.
+   */
+  draft: boolean;
+}
+/**
  * data of GET /owner_ms/api/v1/app/screen-metadata: for each known requested screen name (SPEC §2, e.g. propertyDashboardScreen), its labels; title when the screen has one. Unknown names are left out.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -490,6 +696,46 @@ export interface ScreenMetadata {
  */
 export interface ScreenParams {
   screen_id: string;
+}
+/**
+ * Query of GET /hms_ms/api/v1/screens/:screen_id: the page's own query parameters. Every string parameter of at most 200 characters reaches the composer as `params`; others are ignored. property_unique_id picks the lead of the context (404 ONB_LEAD_NOT_FOUND when it is not the signed-in user's); without it the context's lead is the user's newest in-progress lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenQuery".
+ */
+export interface ScreenQuery {
+  property_unique_id?: string;
+  task?: string;
+  [k: string]: unknown;
+}
+/**
+ * data of the basic_info section (SPEC §3 basicInfo). Every field is optional in a draft; a final save (draft false) needs title, total_rooms, available_floors and frontdesk_phone (missing → 400 'This field is required' with field). null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "BasicInfoData".
+ */
+export interface BasicInfoData {
+  /**
+   * Name of the property.
+   */
+  title?: string;
+  /**
+   * Free text about the property.
+   */
+  description?: string;
+  /**
+   * Rooms the property has.
+   */
+  total_rooms?: number;
+  /**
+   * Floors of the property.
+   */
+  available_floors?: number;
+  /**
+   * Front-desk phone number, international or national (read in frontdesk_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field frontdesk_phone 'Please enter the correct phone number'.
+   */
+  frontdesk_phone?: string;
+  frontdesk_phone_country?: CountryIsoCode1;
 }
 /**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
@@ -894,7 +1140,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode1;
+  default_country?: CountryIsoCode2;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */
