@@ -6,6 +6,7 @@ import { assertConfigUsable, type Config } from './config';
 import type { DatabaseHandle } from './db';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
+import leadsPlugin from './plugins/app/leads';
 import otpPlugin from './plugins/app/otp';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
@@ -21,6 +22,7 @@ import authRoutes from './routes/auth';
 import devRoutes from './routes/dev';
 import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
+import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
@@ -126,6 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
+  await app.register(leadsPlugin, { now });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -137,6 +140,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(globalRoutes, { config });
   await app.register(authRoutes, { config });
   await app.register(translationRoutes);
+  await app.register(leadRoutes, { config });
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });

@@ -8,6 +8,11 @@ import createError, { type FastifyError, type FastifyErrorConstructor } from '@f
  */
 export const errorDefinitions = {
   ONB_INVALID_INPUT: { status: 400, key: 'errors.invalid_input', message: 'Invalid Input' },
+  ONB_FIELD_REQUIRED: {
+    status: 400,
+    key: 'errors.field_required',
+    message: 'This field is required',
+  },
   ONB_INVALID_PHONE: {
     status: 400,
     key: 'errors.phone_invalid',
@@ -41,11 +46,22 @@ export const errorDefinitions = {
   ONB_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_SCREEN_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_LANGUAGE_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  ONB_LEAD_NOT_FOUND: {
+    status: 404,
+    key: 'errors.lead_not_found',
+    message: "We couldn't find this property",
+  },
+  ONB_SECTION_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_PHONE_NOT_REGISTERED: {
     status: 404,
     key: 'errors.phone_not_registered',
     message: "This number is not registered as an Owner's number... login with Owner credentials",
     field: 'phone',
+  },
+  ONB_VERSION_CONFLICT: {
+    status: 409,
+    key: 'errors.version_conflict',
+    message: 'This section was changed on another device or tab. The latest version has been loaded.',
   },
   ONB_OTP_RATE_LIMITED: {
     status: 429,

@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { readCode, requestCode, signUp, uniquePhone } from './helpers';
 
-test('a new owner signs up with the code from the outbox and lands on the empty dashboard', async ({
+test('a new owner signs up with the code from the outbox, is asked for a property, and has an empty dashboard', async ({
   page,
   request,
 }) => {
   await signUp(page, request);
+  await expect(page.getByRole('heading', { name: 'Introduce your property' })).toBeVisible();
+  await page.goto('/propertyOnboard/dashboard');
   await expect(page.getByRole('heading', { name: 'You have no Hotels associated' })).toBeVisible();
   await expect(page.getByRole('navigation')).toContainText('My Properties');
   await expect(page.getByRole('navigation')).toContainText('Account');
@@ -17,7 +19,7 @@ test('a number typed in international form is accepted', async ({ page, request 
   const spaced = `+91 ${phone.national.slice(0, 5)} ${phone.national.slice(5)}`;
   const code = await requestCode(page, request, spaced, phone.e164);
   await page.getByLabel('One-time code').fill(code);
-  await expect(page).toHaveURL(/\/propertyOnboard\/dashboard$/);
+  await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
 });
 
 test('a wrong code shows the spec message and the right one still works', async ({ page, request }) => {
@@ -29,7 +31,7 @@ test('a wrong code shows the spec message and the right one still works', async 
   await expect(page.getByText('Please enter correct OTP').first()).toBeVisible();
   await expect(page).toHaveURL(/sign_up$/);
   await page.getByLabel('One-time code').fill(code);
-  await expect(page).toHaveURL(/\/propertyOnboard\/dashboard$/);
+  await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
 });
 
 test('an invalid number shows the spec message', async ({ page }) => {
@@ -59,6 +61,7 @@ test('a deep link to an authenticated page returns there after sign-in', async (
 
 test('sign-out ends the session on the server', async ({ page, request }) => {
   await signUp(page, request);
+  await page.goto('/propertyOnboard/dashboard');
   await page.getByRole('navigation').getByText('Account').click();
   await expect(page).toHaveURL(/\/propertyOnboard\/account$/);
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -70,16 +73,21 @@ test('sign-out ends the session on the server', async ({ page, request }) => {
   await expect(page).toHaveURL(/\/propertyOnboard\/sign_up$/);
 });
 
-test('resend waits for the cooldown, then sends a new code', async ({ page, request }) => {
+test('editing the number and asking again sends a new code once the cooldown is over', async ({
+  page,
+  request,
+}) => {
   const phone = uniquePhone();
   await page.goto('/propertyOnboard/sign_up');
   const first = await requestCode(page, request, phone.national, phone.e164);
   await expect(page.getByRole('button', { name: /Resend OTP in/ })).toBeDisabled();
   await page.getByRole('button', { name: 'Edit number' }).click();
   await expect(page.getByLabel('Mobile number')).toHaveValue(phone.national);
+  // The server's resend cooldown is 1 s in these tests (playwright.config.ts).
+  await page.waitForTimeout(1200);
   // keep the numbers apart; the code page shows again after asking
   await page.getByRole('button', { name: 'Get OTP' }).click();
   const second = await readCode(request, phone.e164, first);
   await page.getByLabel('One-time code').fill(second);
-  await expect(page).toHaveURL(/\/propertyOnboard\/dashboard$/);
+  await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
 });

@@ -33,12 +33,15 @@ export async function requestCode(page: Page, request: APIRequestContext, phone:
   return readCode(request, e164);
 }
 
-/** Signs a new owner up from the sign-up page and waits for the dashboard. */
+/**
+ * Signs a new owner up from the sign-up page. A new owner has no property yet, so the property
+ * middleware page sends them to adding one (SPEC §2).
+ */
 export async function signUp(page: Page, request: APIRequestContext) {
   const phone = uniquePhone();
   await page.goto('/propertyOnboard/sign_up');
   const code = await requestCode(page, request, phone.national, phone.e164);
   await page.getByLabel('One-time code').fill(code);
-  await expect(page).toHaveURL(/\/propertyOnboard\/dashboard$/);
+  await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
   return phone;
 }

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration, type MigrationProvid
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial';
+import * as m0002 from './migrations/0002-leads';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -12,6 +13,7 @@ export type { Database } from './schema';
 /** Every migration, in order; names are stable (they are recorded in the database). */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-leads': m0002,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -49,11 +49,48 @@ export interface OtpCodesTable {
   consumed_at: Timestamp | null;
 }
 
+/** Table `leads`: one row per property being onboarded (SPEC §3 property / lead). */
+export interface LeadsTable {
+  /** UUID (wire `lead_id`). */
+  id: string;
+  /** 'PO' + 10 characters of the upper-case base32 alphabet without I, L, O, U; unique. */
+  property_unique_id: string;
+  /** The owner: `users.id`. */
+  user_id: string;
+  /** Name of the property as entered at creation (1–120 characters). */
+  title: string;
+  /** A value of bff/screens/data/property-types.json `property_types`. */
+  property_type: string;
+  /** A value of `property_sub_types` whose group is `property_type`. */
+  property_sub_type: string;
+  /** IN_PROGRESS (the only status so far). */
+  status: string;
+  created_at: Timestamp;
+  /** Changes with every section save. */
+  updated_at: Timestamp;
+}
+
+/** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */
+export interface LeadSectionsTable {
+  /** `leads.id`. */
+  lead_id: string;
+  /** Checklist task key (e.g. basic_info). */
+  section: string;
+  /** jsonb: the section's fields; written as a JSON text, read as an object. */
+  data: ColumnType<Record<string, unknown>, string, string>;
+  /** 1 after the first save, +1 at every save. */
+  version: number;
+  completed: boolean;
+  updated_at: Timestamp;
+}
+
 /** The typed database for Kysely. */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   otp_codes: OtpCodesTable;
+  leads: LeadsTable;
+  lead_sections: LeadSectionsTable;
 }
 
 /** A `users` row as read. */
@@ -62,3 +99,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 /** An `otp_codes` row as read. */
 export type OtpCodeRow = Selectable<OtpCodesTable>;
+/** A `leads` row as read. */
+export type LeadRow = Selectable<LeadsTable>;
+/** A `lead_sections` row as read. */
+export type LeadSectionRow = Selectable<LeadSectionsTable>;

@@ -90,6 +90,79 @@ describe('composeDefinition', () => {
     });
   });
 
+  it('chooses $if branches and computes $logic values over the context', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([
+        {
+          id: 'a',
+          widget_type: 'text',
+          contents: {
+            text: { $if: { var: 'user' }, then: { $t: 'screens.t.title' }, else: 'anonymous' },
+          },
+        },
+        {
+          id: 'b',
+          widget_type: 'redirect',
+          contents: { to: { $logic: { cat: ['/task?id=', { var: 'user.country_code' }] } } },
+        },
+      ]),
+      owner,
+      translate,
+    );
+    expect(payload.widget_list[0]!.contents).toEqual({ text: 'Title' });
+    expect(payload.widget_list[1]!.contents).toEqual({ to: '/task?id=IN' });
+    const anon = composeDefinition(
+      'p.json',
+      def([
+        {
+          id: 'a',
+          widget_type: 'text',
+          contents: { text: { $if: { var: 'user' }, then: 'x', else: 'anonymous' } },
+        },
+      ]),
+      anonymous,
+      translate,
+    );
+    expect(anon.widget_list[0]!.contents).toEqual({ text: 'anonymous' });
+  });
+
+  it('translates labels of bound catalogue data but never of bound user data', () => {
+    const withLead = { ...owner, lead: { title: { $t: 'screens.t.title' } } };
+    const payload = composeDefinition(
+      'probe.json',
+      def([
+        {
+          id: 'types',
+          widget_type: 'choice',
+          contents: { field: 'property_type', label: 'Type', options: { $bind: 'catalogue.property_types' } },
+        },
+        {
+          id: 'lead',
+          widget_type: 'popup',
+          contents: { toast_text: { $bind: 'lead.title.$t' }, status: 'generic' },
+        },
+      ]),
+      withLead,
+      (locale, key) =>
+        key === 'screens.property_types.hotel' ? 'Hotel' : key.startsWith('screens.') ? `[${key}]` : key,
+    );
+    const options = (payload.widget_list[0]!.contents as { options: { value: string; label: string }[] })
+      .options;
+    expect(options[0]).toMatchObject({ value: 'hotel', label: 'Hotel' });
+    expect(payload.widget_list[1]!.contents).toEqual({ toast_text: 'screens.t.title', status: 'generic' });
+  });
+
+  it('composes the screen form like contents', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([], { form: { initial: { phone: { $bind: 'user.phone' } } } } as Partial<ScreenDefinition>),
+      owner,
+      translate,
+    );
+    expect(payload.form).toEqual({ initial: { phone: '+919876543210' } });
+  });
+
   it('evaluates hide_footer rules over the context', () => {
     const rule = { var: 'global_info.enable_oyo360_l1_revamp' };
     expect(composeDefinition('p.json', def([], { hide_footer: rule }), owner, translate).hide_footer).toBe(

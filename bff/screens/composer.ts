@@ -7,6 +7,8 @@
  * - `{"$t": "screens.sign_up.title", "values"?: {...}}` is replaced by the text translated into the
  *   context's locale (values may themselves be bindings);
  * - `{"$bind": "global_info.country_code"}` is replaced by the value at that path of the context;
+ * - `{"$if": rule, "then": v, "else": v}` by one branch (itself composed), `{"$logic": rule}` by the
+ *   rule's result (JSON Logic over the context, e.g. a path built with `cat`);
  * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
  *   browser) is sent as it is.
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
@@ -28,6 +30,14 @@ import type {
   WidgetEnvelope,
 } from '../../schemas/generated/types';
 import languages from './data/languages.json' with { type: 'json' };
+import propertyTypes from './data/property-types.json' with { type: 'json' };
+
+/**
+ * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
+ * `catalogue` (`catalogue.property_types`, `catalogue.property_sub_types`: bff/screens/data/property-types.json). Catalogue entries may hold `{"$t": key}` labels, which are
+ * translated when bound; nothing else that is bound is interpreted.
+ */
+export const screenData = { languages, catalogue: propertyTypes };
 
 /** What a screen may read (DESIGN: `{ global_info, flags, user, lead, locale, brand }`). */
 export interface ScreenContext {
@@ -37,6 +47,8 @@ export interface ScreenContext {
   lead: Record<string, unknown> | null;
   locale: Locale;
   brand: string;
+  /** Query parameters of the page the screen is drawn on (e.g. `property_unique_id`, `task`). */
+  params?: Record<string, string>;
 }
 
 /** Translates `key` (e.g. `screens.sign_up.title`) into `locale`; returns the key itself when missing. */
@@ -120,7 +132,16 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
     if (text === value.$t) scope.missing.push({ key: value.$t, path });
     return text;
   }
-  if (typeof value.$bind === 'string') return readPath(scope.ctx, value.$bind);
+  if (typeof value.$bind === 'string') {
+    const bound = readPath(scope.ctx, value.$bind);
+    // Only our own catalogue data may carry translation keys; user data is sent as it is.
+    return value.$bind.startsWith('catalogue.') ? resolveValue(bound, scope, path) : bound;
+  }
+  if ('$logic' in value) return jsonLogic.apply(value.$logic as never, scope.ctx);
+  if ('$if' in value) {
+    const branch = holds(value.$if as JsonLogic, scope.ctx) ? value.then : value.else;
+    return resolveValue(branch, scope, path);
+  }
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = resolveValue(v, scope, `${path}/${k}`);
   return out;
@@ -168,7 +189,7 @@ export function composeDefinition(
   translate: Translate,
 ): ScreenPayload {
   const scope: ResolveScope = {
-    ctx: { ...ctx, languages } as unknown as Record<string, unknown>,
+    ctx: { params: {}, ...ctx, ...screenData } as unknown as Record<string, unknown>,
     locale: ctx.locale,
     translate,
     missing: [],
@@ -183,6 +204,7 @@ export function composeDefinition(
     payload.hide_footer =
       typeof def.hide_footer === 'boolean' ? def.hide_footer : holds(def.hide_footer as JsonLogic, scope.ctx);
   }
+  if (def.form !== undefined) payload.form = resolveValue(def.form, scope, '/form') as ScreenPayload['form'];
   def.widget_list.forEach((w, i) => {
     const widget = composeWidget(w, scope, `/widget_list/${i}`);
     if (widget) payload.widget_list.push(widget);

@@ -301,3 +301,92 @@ describe('dispatch: submit', () => {
     warn.mockRestore();
   });
 });
+
+describe('dispatch: navigate query and nested submit bodies (issue 3)', () => {
+  it('resolves query values (literals and rules over {form, response}) and hands them to the host', async () => {
+    const { ctx, host, setForm } = makeCtx();
+    setForm({ task: 'basic_info' });
+    fetchMock.mockResolvedValue(
+      jsonResponse(200, { success: true, data: { lead: { property_unique_id: 'PO1A2B3C4D5E' } } }),
+    );
+    const ok = await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/hms_ms/api/v1/onboard/leads',
+          method: 'POST',
+          on_success: [
+            {
+              type: 'navigate',
+              to: '/task/details',
+              replace: true,
+              query: {
+                property_unique_id: { var: 'response.data.lead.property_unique_id' },
+                task: { var: 'form.task' },
+                step: 2,
+                missing: { var: 'form.nothing' },
+              },
+            },
+          ],
+        },
+      ],
+      ctx,
+    );
+    expect(ok).toBe(true);
+    expect(host.navigate).toHaveBeenCalledWith('/task/details', {
+      replace: true,
+      query: { property_unique_id: 'PO1A2B3C4D5E', task: 'basic_info', step: '2' },
+    });
+  });
+
+  it('resolves submit body values recursively', async () => {
+    const { ctx, setForm } = makeCtx([]);
+    setForm({ title: 'Sea View', total_rooms: 12, version: 4 });
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: {} }));
+    await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/hms_ms/api/v1/onboard/leads/PO1A2B3C4D5E/sections/basic_info',
+          method: 'PUT',
+          body: {
+            data: { title: { var: 'form.title' }, total_rooms: { var: 'form.total_rooms' } },
+            version: { var: 'form.version' },
+            draft: false,
+          },
+        },
+      ],
+      ctx,
+    );
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({
+      data: { title: 'Sea View', total_rooms: 12 },
+      version: 4,
+      draft: false,
+    });
+  });
+
+  it('waits for the draft saves before reading the form, and stops after a version conflict', async () => {
+    const { ctx, setForm, store } = makeCtx([]);
+    setForm({ version: 4 });
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: {} }));
+    const submit: Action = {
+      type: 'submit',
+      endpoint: '/x',
+      method: 'PUT',
+      body: { version: { var: 'form.version' } },
+    };
+    const settled = {
+      ...ctx,
+      settleDrafts: vi.fn(async () => {
+        store.set(formValuesAtom, { sign_up: { version: 5 } });
+        return true;
+      }),
+    };
+    expect(await dispatch([submit], settled)).toBe(true);
+    expect(JSON.parse(fetchMock.mock.calls[0]![1]!.body as string)).toEqual({ version: 5 });
+
+    const conflicted = { ...ctx, settleDrafts: vi.fn(async () => false) };
+    expect(await dispatch([submit], conflicted)).toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});

@@ -4,7 +4,8 @@ import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms
 import { findFieldRules, validateField, type Translate } from './field-validation';
 import { readForm, setFieldError, writeField } from './form';
 import type { ShellHost } from './host';
-import { resolveValue } from './logic';
+import { resolveDeep, resolveValue } from './logic';
+import { queryStrings } from './query';
 
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host
@@ -20,6 +21,12 @@ export interface DispatchContext {
   refresh(): void;
   t: Translate;
   response?: unknown;
+  /**
+   * Waits until the screen's draft saves are done (engine/drafts.ts `settle`) so that a submit sends the
+   * version the last draft save returned. Resolves false when a save met a version conflict (the screen is
+   * being fetched again); absent when the screen saves no drafts.
+   */
+  settleDrafts?: () => Promise<boolean>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -46,9 +53,10 @@ function validateFields(fields: readonly string[], ctx: DispatchContext): boolea
 
 async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boolean> {
   if (!validateFields(action.fields ?? [], ctx)) return false;
+  if (ctx.settleDrafts && !(await ctx.settleDrafts())) return false;
   const form = readForm(ctx.store, ctx.screenId);
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(action.body ?? {})) body[key] = resolveValue(value, { form });
+  for (const [key, value] of Object.entries(action.body ?? {})) body[key] = resolveDeep(value, { form });
 
   if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => n + 1);
   try {
@@ -98,9 +106,17 @@ function openUrl(url: string): boolean {
 
 async function runAction(action: Action, ctx: DispatchContext): Promise<boolean> {
   switch (action.type) {
-    case 'navigate':
-      ctx.host.navigate(action.to, { replace: action.replace === true });
+    case 'navigate': {
+      const replace = action.replace === true;
+      if (!action.query) {
+        ctx.host.navigate(action.to, { replace });
+        return true;
+      }
+      const data = { form: readForm(ctx.store, ctx.screenId), response: ctx.response };
+      const query = queryStrings(resolveDeep(action.query, data) as Record<string, unknown>);
+      ctx.host.navigate(action.to, { replace, query });
       return true;
+    }
     case 'go_back':
       ctx.host.goBack(action.fallback);
       return true;

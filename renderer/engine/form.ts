@@ -16,6 +16,20 @@ export function writeField(store: AppStore, screenId: string, field: string, val
   setFieldError(store, screenId, field, undefined);
 }
 
+/**
+ * Replaces a screen's whole form with `values` and clears its errors (the starting values of
+ * ScreenPayload.form when a screen loads).
+ */
+export function replaceForm(store: AppStore, screenId: string, values: FormValues): void {
+  store.set(formValuesAtom, (all) => ({ ...all, [screenId]: { ...values } }));
+  store.set(formErrorsAtom, (all) => {
+    if (!(screenId in all)) return all;
+    const next = { ...all };
+    delete next[screenId];
+    return next;
+  });
+}
+
 /** Sets (text) or clears (undefined) the error shown under a field. */
 export function setFieldError(
   store: AppStore,

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { AppPath, Locale, ToastStatus, UserDetails } from '../../schemas/generated/types';
+import type { QueryParams } from './query';
 
 /** A toast request from an action or the engine; `timer_ms` in ms (the shell applies the SPEC §9 default). */
 export interface HostToast {
@@ -13,8 +14,11 @@ export interface HostToast {
  * {@link ShellHostContext}; the engine never imports the shell.
  */
 export interface ShellHost {
-  /** Goes to an app path relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the country segment. */
-  navigate(to: AppPath, options?: { replace?: boolean }): void;
+  /**
+   * Goes to an app path relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the country segment
+   * and appends `query` (strings, URL-encoded by the shell with `withQuery` of engine/query.ts).
+   */
+  navigate(to: AppPath, options?: { replace?: boolean; query?: QueryParams }): void;
   /** Goes back one page when the previous page is in the app, else to `fallback` (an app path). */
   goBack(fallback: AppPath): void;
   /** Queues a toast. */

@@ -34,3 +34,31 @@ export function resolveValue(value: unknown, data: LogicData): unknown {
     return value;
   }
 }
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Resolves a value recursively (schemas/actions SubmitAction.body, NavigateAction.query): a JSON Logic rule is
+ * evaluated over `data`; a plain object that is not a rule — several keys, or one key that names no JSON Logic
+ * operation, at any depth (`{ data: { title: { var: 'form.title' } } }`) — is walked key by key; arrays are walked item by
+ * item; anything else is returned unchanged. A rule that throws for another reason is returned unchanged, as
+ * in {@link resolveValue}.
+ */
+export function resolveDeep(value: unknown, data: LogicData): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolveDeep(item, data));
+  if (!isPlainObject(value)) return value;
+  if (jsonLogic.is_logic(value)) {
+    try {
+      return jsonLogic.apply(value as Parameters<typeof jsonLogic.apply>[0], data);
+    } catch (error) {
+      // json-logic-js evaluates arguments first, so a key deeper down may be the unknown "operation".
+      const unknownOperation = error instanceof Error && error.message.startsWith('Unrecognized operation');
+      if (!unknownOperation) return value;
+    }
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveDeep(item, data)]));
+}

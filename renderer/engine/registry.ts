@@ -1,6 +1,8 @@
 import type { WidgetType } from '../../schemas/generated/types';
 import type { WidgetComponent } from '../../widgets/widget-props';
 import { Button } from '../../widgets/button';
+import { Checklist } from '../../widgets/checklist';
+import { Choice } from '../../widgets/choice';
 import { Confirmation } from '../../widgets/confirmation';
 import { EmptyState } from '../../widgets/empty-state';
 import { Input } from '../../widgets/input';
@@ -24,4 +26,6 @@ export const widgetRegistry = {
   empty_state: EmptyState,
   language_chooser: LanguageChooser,
   redirect: Redirect,
+  checklist: Checklist,
+  choice: Choice,
 } satisfies Record<WidgetType, WidgetComponent>;

@@ -23,7 +23,28 @@ vi.mock('./registry', async () => {
     dispatch: (a: unknown[]) => void;
   }) =>
     createElement('button', { type: 'button', onClick: () => dispatch(contents.actions) }, contents.label);
-  return { widgetRegistry: { text: Text, button: Button } };
+  const Input = ({
+    contents,
+    form,
+  }: {
+    contents: { field: string; label: string };
+    form: {
+      value(f: string): unknown;
+      setValue(f: string, v: unknown): void;
+      error(f: string): string | undefined;
+    };
+  }) =>
+    createElement(
+      'label',
+      null,
+      contents.label,
+      createElement('input', {
+        value: (form.value(contents.field) as string | undefined) ?? '',
+        onChange: (e: { target: { value: string } }) => form.setValue(contents.field, e.target.value),
+      }),
+      form.error(contents.field) ?? '',
+    );
+  return { widgetRegistry: { text: Text, button: Button, input: Input } };
 });
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -52,13 +73,14 @@ function draw(
   payload: ScreenPayload | unknown,
   shell: ShellHost = host(),
   requestHeaders?: Record<string, string>,
+  requestQuery?: Record<string, string>,
 ) {
   fetchMock.mockResolvedValue(answer(payload));
   render(
     <JotaiProvider store={createStore()}>
       <I18nextProvider i18n={i18n}>
         <ShellHostContext.Provider value={shell}>
-          <Screen screenId="sign_up" requestHeaders={requestHeaders} />
+          <Screen screenId="sign_up" requestHeaders={requestHeaders} requestQuery={requestQuery} />
         </ShellHostContext.Provider>
       </I18nextProvider>
     </JotaiProvider>,
@@ -230,5 +252,187 @@ describe('Screen', () => {
     await i18n.changeLanguage('de');
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     expect((fetchMock.mock.calls[1]![1]!.headers as Record<string, string>).httpxoyolang).toBe('de');
+  });
+});
+
+describe('Screen: query and form (issue 3)', () => {
+  const ENDPOINT = '/hms_ms/api/v1/onboard/leads/PO1A2B3C4D5E/sections/basic_info';
+  // drafts.ts remembers the last version per storage key for the whole tab: one key per test.
+  let KEY = '';
+  let keyCounter = 0;
+  const input = (field: string, label: string) => ({
+    id: field,
+    widget_type: 'input',
+    contents: { field, label, kind: field === 'description' ? 'multiline' : 'text' },
+  });
+  const details = (version: number, initial: Record<string, unknown>) => ({
+    screen_id: 'task_details',
+    schema_version: 1,
+    form: {
+      initial,
+      draft: {
+        endpoint: ENDPOINT,
+        method: 'PUT',
+        fields: ['title', 'description'],
+        version,
+        version_field: 'version',
+        debounce_ms: 100,
+        storage_key: KEY,
+      },
+    },
+    widget_list: [
+      input('title', 'Name'),
+      input('description', 'Description'),
+      {
+        id: 'save',
+        widget_type: 'button',
+        contents: {
+          label: 'Save',
+          actions: [
+            {
+              type: 'submit',
+              endpoint: ENDPOINT,
+              method: 'PUT',
+              body: {
+                data: { title: { var: 'form.title' } },
+                version: { var: 'form.version' },
+                draft: false,
+              },
+            },
+          ],
+        },
+      },
+    ],
+  });
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const sectionSaved = (version: number) =>
+    json(200, {
+      success: true,
+      data: { section: { data: {}, version, completed: false, updated_at: null } },
+    });
+  const sentBodies = () =>
+    fetchMock.mock.calls
+      .filter(([url, init]) => url === ENDPOINT && init?.method === 'PUT')
+      .map(([, init]) => JSON.parse(init!.body as string) as Record<string, unknown>);
+
+  beforeEach(() => {
+    localStorage.clear();
+    keyCounter += 1;
+    KEY = `draft:PO1A2B3C4D5E:basic_info:${keyCounter}`;
+  });
+
+  it('sends the page query with the screen request and fetches again when it changes', async () => {
+    const store = createStore();
+    fetchMock.mockResolvedValue(
+      answer({ screen_id: 'task', schema_version: 1, widget_list: [text('t', 'Tasks')] }),
+    );
+    const tree = (query: Record<string, string>) => (
+      <JotaiProvider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <Screen screenId="task" requestQuery={query} />
+        </I18nextProvider>
+      </JotaiProvider>
+    );
+    const { rerender } = render(tree({ property_unique_id: 'PO1A2B3C4D5E' }));
+    expect(await view.findByText('Tasks')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/task?property_unique_id=PO1A2B3C4D5E');
+    rerender(tree({ property_unique_id: 'PO1A2B3C4D5E' }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    rerender(tree({ property_unique_id: 'POZZZZZZZZZZ', task: 'basic info' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(fetchMock.mock.calls[1]![0]).toBe(
+      '/hms_ms/api/v1/screens/task?property_unique_id=POZZZZZZZZZZ&task=basic+info',
+    );
+  });
+
+  it('starts the form from initial, the unconfirmed local copy winning, and sends that copy again', async () => {
+    localStorage.setItem(
+      KEY,
+      JSON.stringify({
+        fields: { description: 'Typed offline' },
+        version: 2,
+        saved_at: '2025-01-01T00:00:00Z',
+      }),
+    );
+    fetchMock.mockImplementation(async (url, init) =>
+      init?.method === 'PUT'
+        ? sectionSaved(3)
+        : answer(details(2, { title: 'Sea View', description: 'Old' })),
+    );
+    render(
+      <JotaiProvider store={createStore()}>
+        <I18nextProvider i18n={i18n}>
+          <Screen screenId="task_details" />
+        </I18nextProvider>
+      </JotaiProvider>,
+    );
+    expect(await view.findByRole('textbox', { name: 'Name' })).toHaveValue('Sea View');
+    expect(view.getByRole('textbox', { name: 'Description' })).toHaveValue('Typed offline');
+    await waitFor(() =>
+      expect(sentBodies()).toEqual([
+        { data: { title: 'Sea View', description: 'Typed offline' }, version: 2, draft: true },
+      ]),
+    );
+    await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
+    expect(view.getByRole('status')).toHaveTextContent('Saved');
+  });
+
+  it('saves drafts as the user types, with a polite status line, and a submit sends the new version', async () => {
+    let version = 1;
+    fetchMock.mockImplementation(async (url, init) => {
+      if (init?.method === 'PUT') {
+        version += 1;
+        return sectionSaved(version);
+      }
+      return answer(details(1, { title: 'Sea View' }));
+    });
+    render(
+      <JotaiProvider store={createStore()}>
+        <I18nextProvider i18n={i18n}>
+          <Screen screenId="task_details" />
+        </I18nextProvider>
+      </JotaiProvider>,
+    );
+    const description = await view.findByRole('textbox', { name: 'Description' });
+    const status = view.getByRole('status');
+    expect(status).toHaveAttribute('aria-live', 'polite');
+    await userEvent.type(description, 'Pool');
+    await waitFor(() => expect(status).toHaveTextContent('Saved'));
+    expect(sentBodies()).toEqual([
+      { data: { title: 'Sea View', description: 'Pool' }, version: 1, draft: true },
+    ]);
+    await userEvent.click(view.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sentBodies()).toHaveLength(2));
+    expect(sentBodies()[1]).toEqual({ data: { title: 'Sea View' }, version: 2, draft: false });
+  });
+
+  it('on a version conflict warns, fetches the screen again and starts from the new values', async () => {
+    const message = 'This section was changed on another device or tab. The latest version has been loaded.';
+    let screens = 0;
+    fetchMock.mockImplementation(async (url, init) => {
+      if (init?.method === 'PUT')
+        return json(409, { success: false, error: { code: 'ONB_VERSION_CONFLICT', message } });
+      screens += 1;
+      return screens === 1
+        ? answer(details(1, { title: 'Sea View' }))
+        : answer(details(5, { title: 'Renamed elsewhere' }));
+    });
+    const shell = host();
+    render(
+      <JotaiProvider store={createStore()}>
+        <I18nextProvider i18n={i18n}>
+          <ShellHostContext.Provider value={shell}>
+            <Screen screenId="task_details" />
+          </ShellHostContext.Provider>
+        </I18nextProvider>
+      </JotaiProvider>,
+    );
+    await userEvent.type(await view.findByRole('textbox', { name: 'Description' }), 'Mine');
+    await waitFor(() => expect(shell.toast).toHaveBeenCalledWith({ text: message, status: 'warning' }));
+    expect(await view.findByDisplayValue('Renamed elsewhere')).toBeInTheDocument();
+    expect(view.getByRole('textbox', { name: 'Description' })).toHaveValue('');
+    expect(localStorage.getItem(KEY)).toBeNull();
+    expect(screens).toBe(2);
   });
 });

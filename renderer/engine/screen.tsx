@@ -1,5 +1,5 @@
 import { useAtomValue, useStore } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -15,7 +15,8 @@ import type { PopupApi, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
 import { openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
-import { useFormApi } from './form';
+import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
+import { replaceForm, useFormApi } from './form';
 import { useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
@@ -153,7 +154,37 @@ export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElemen
   );
 }
 
-type LoadState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; payload: ScreenPayload };
+/** `requestKey`: the screen id and query the payload was fetched for (its form is applied once per key). */
+type LoadState =
+  | { status: 'loading' }
+  | { status: 'error' }
+  | { status: 'ready'; payload: ScreenPayload; requestKey: string };
+
+const DRAFT_STATUS_KEYS: Record<DraftStatus, string | null> = {
+  idle: null,
+  saving: 'shell.drafts.saving',
+  saved: 'shell.drafts.saved',
+  offline: 'shell.drafts.offline',
+  failed: 'shell.drafts.failed',
+};
+
+/** The "Saving… / Saved" line of a screen that saves drafts: a polite live region, not a widget. */
+function DraftStatusLine({ status }: { status: DraftStatus }): ReactElement {
+  const { t } = useTranslation();
+  const key = DRAFT_STATUS_KEYS[status];
+  return (
+    <Typography
+      role="status"
+      aria-live="polite"
+      variant="caption"
+      color={status === 'failed' || status === 'offline' ? 'warning.main' : 'text.secondary'}
+      data-draft-status={status}
+      sx={{ display: 'block', minHeight: '1.5em', textAlign: 'end' }}
+    >
+      {key ? t(key) : ''}
+    </Typography>
+  );
+}
 
 /** Props of {@link Screen}. */
 export interface ScreenProps {
@@ -164,6 +195,12 @@ export interface ScreenProps {
    * country of a country-specific path (SPEC §2). A change fetches the screen again.
    */
   requestHeaders?: Record<string, string>;
+  /**
+   * Query parameters of the screen request: the shell passes the page's own (e.g.
+   * `{ property_unique_id: 'PO…', task: 'basic_info' }`), so that the BFF composes the screen for them. A
+   * change fetches the screen again.
+   */
+  requestQuery?: Record<string, string>;
 }
 
 /**
@@ -172,8 +209,14 @@ export interface ScreenProps {
  * registry, each validated and in its own error boundary. Loading shows a skeleton (aria-busy); a failed
  * fetch or an invalid payload shows the generic error card with Refresh. Sets document.title from the payload,
  * tells the shell whether to hide the footer, and fetches again when the language changes.
+ *
+ * `payload.form` (issue 3): once per screen, storage key and query, the form starts from `initial` overlaid
+ * with the unconfirmed local copy of the draft (engine/drafts.ts `startingValues`); with `form.draft` a
+ * {@link createDraftSaver} saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
+ * polite) tells how it goes, a submit waits for it, and a version conflict fetches the screen again and
+ * applies the new starting values.
  */
-export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement {
+export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
   const host = useShellHost();
   const store = useStore();
@@ -187,6 +230,11 @@ export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
   // Compared by value: callers may pass a new object on every render.
   const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
+  const queryKey = requestQuery && Object.keys(requestQuery).length > 0 ? JSON.stringify(requestQuery) : '';
+  const saverRef = useRef<DraftSaver | null>(null);
+  const appliedKeyRef = useRef<string | null>(null);
+  const forceApplyRef = useRef(false);
+  const [draftStatus, setDraftStatus] = useState<DraftStatus>('idle');
 
   useEffect(() => {
     const controller = new AbortController();
@@ -194,6 +242,7 @@ export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement 
     apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
       signal: controller.signal,
       headers: headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined,
+      query: queryKey ? (JSON.parse(queryKey) as Record<string, string>) : undefined,
     }).then(
       (data) => {
         if (controller.signal.aborted) return;
@@ -204,16 +253,57 @@ export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement 
           setState({ status: 'error' });
           return;
         }
-        setState({ status: 'ready', payload: data as ScreenPayload });
+        setState({ status: 'ready', payload: data as ScreenPayload, requestKey: `${screenId}\n${queryKey}` });
       },
       () => {
         if (!controller.signal.aborted) setState({ status: 'error' });
       },
     );
     return () => controller.abort();
-  }, [screenId, language, reloadKey, headersKey]);
+  }, [screenId, language, reloadKey, headersKey, queryKey]);
 
   const payload = state.status === 'ready' ? state.payload : undefined;
+  const requestKey = state.status === 'ready' ? state.requestKey : undefined;
+
+  // Before paint, so that widgets never show the values of another lead.
+  useLayoutEffect(() => {
+    if (!payload || requestKey === undefined) return;
+    const spec = payload.form;
+    const key = spec ? `${requestKey}\n${spec.draft?.storage_key ?? ''}` : null;
+    // A refetch for the same key (language change) keeps what the user typed and the running saver.
+    if (key === appliedKeyRef.current && !forceApplyRef.current) return;
+    forceApplyRef.current = false;
+    saverRef.current?.dispose();
+    saverRef.current = null;
+    appliedKeyRef.current = key;
+    setDraftStatus('idle');
+    if (!spec) return;
+    const { values, resend } = startingValues(spec);
+    replaceForm(store, screenId, values);
+    if (spec.draft) {
+      saverRef.current = createDraftSaver({
+        draft: spec.draft,
+        screenId,
+        store,
+        host,
+        resend,
+        onStatus: setDraftStatus,
+        onConflict: () => {
+          forceApplyRef.current = true;
+          refresh();
+        },
+      });
+    }
+  }, [payload, requestKey, screenId, store, host, refresh]);
+
+  useEffect(
+    () => () => {
+      saverRef.current?.dispose();
+      saverRef.current = null;
+      appliedKeyRef.current = null;
+    },
+    [],
+  );
   widgetsRef.current = payload?.widget_list ?? [];
 
   useEffect(() => {
@@ -235,6 +325,7 @@ export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement 
       getWidgets: () => widgetsRef.current,
       refresh,
       t: (key, values) => t(key, values),
+      settleDrafts: () => saverRef.current?.settle() ?? Promise.resolve(true),
     }),
     [screenId, store, host, refresh, t],
   );
@@ -266,6 +357,7 @@ export function Screen({ screenId, requestHeaders }: ScreenProps): ReactElement 
             popup={popup}
           />
         ))}
+        {state.payload.form?.draft && <DraftStatusLine status={draftStatus} />}
       </Stack>
     </Box>
   );

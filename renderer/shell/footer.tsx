@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import BottomNavigation from '@mui/material/BottomNavigation';
+import Box from '@mui/material/Box';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
 import AccountCircle from '@mui/icons-material/AccountCircle';
@@ -36,23 +37,36 @@ export function Footer({
   const { t } = useTranslation();
   const value = FOOTER_TABS.some((tab) => tab.value === current) ? current : false;
   return (
-    <Paper elevation={3} sx={{ position: 'fixed', bottom: 0, insetInlineStart: 0, insetInlineEnd: 0 }}>
-      <BottomNavigation
-        component="nav"
-        aria-label={t('shell.footer.label')}
-        showLabels
-        value={value}
-        onChange={(_event, next: string) => {
-          const tab = FOOTER_TABS.find((candidate) => candidate.value === next);
-          if (!tab) return;
-          logAnalyticsEvent(tab.event, { from: current });
-          onNavigate(tab.value);
+    <>
+      {/* Keeps the end of the page above the fixed bar (56 px, MUI BottomNavigation) and the home indicator. */}
+      <Box aria-hidden="true" sx={{ height: 'calc(56px + env(safe-area-inset-bottom, 0px))' }} />
+      <Paper
+        elevation={3}
+        sx={{
+          position: 'fixed',
+          bottom: 0,
+          insetInlineStart: 0,
+          insetInlineEnd: 0,
+          paddingBlockEnd: 'env(safe-area-inset-bottom, 0px)',
         }}
       >
-        {FOOTER_TABS.map(({ value: tabValue, labelKey, Icon }) => (
-          <BottomNavigationAction key={tabValue} value={tabValue} label={t(labelKey)} icon={<Icon />} />
-        ))}
-      </BottomNavigation>
-    </Paper>
+        <BottomNavigation
+          component="nav"
+          aria-label={t('shell.footer.label')}
+          showLabels
+          value={value}
+          onChange={(_event, next: string) => {
+            const tab = FOOTER_TABS.find((candidate) => candidate.value === next);
+            if (!tab) return;
+            logAnalyticsEvent(tab.event, { from: current });
+            onNavigate(tab.value);
+          }}
+        >
+          {FOOTER_TABS.map(({ value: tabValue, labelKey, Icon }) => (
+            <BottomNavigationAction key={tabValue} value={tabValue} label={t(labelKey)} icon={<Icon />} />
+          ))}
+        </BottomNavigation>
+      </Paper>
+    </>
   );
 }

@@ -59,12 +59,12 @@ const LazyEngineScreen = lazyWithRetry<ScreenProps>(() =>
 );
 
 /** The engine's Screen, lazy-loaded with retries, behind an error boundary with the Refresh fallback. */
-export function LazyScreen({ screenId, requestHeaders }: ScreenProps): ReactElement {
+export function LazyScreen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t } = useTranslation();
   return (
     <ErrorBoundary fallback={<ModuleLoadFallback />}>
       <Suspense fallback={<div role="status" aria-busy="true" aria-label={t('shell.loading')} />}>
-        <LazyEngineScreen screenId={screenId} requestHeaders={requestHeaders} />
+        <LazyEngineScreen screenId={screenId} requestHeaders={requestHeaders} requestQuery={requestQuery} />
       </Suspense>
     </ErrorBoundary>
   );

@@ -276,3 +276,60 @@ describe('footer (SPEC §2)', () => {
     expect(view.queryByRole('navigation')).not.toBeInTheDocument();
   });
 });
+
+describe('lead pages: query in and out (issue 3)', () => {
+  it('passes the page query to the screen request of task/details', async () => {
+    start('/propertyOnboard/task/details?property_unique_id=PO1A2B3C4D5E&task=basic_info', signIn);
+    await view.findByText('screen task_details');
+    const url = String(fetchMock.mock.calls.find(([u]) => String(u).includes('/screens/'))![0]);
+    expect(url).toBe('/hms_ms/api/v1/screens/task_details?property_unique_id=PO1A2B3C4D5E&task=basic_info');
+  });
+
+  it('navigates with an encoded query, keeping the country, and the new page fetches with it', async () => {
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.includes('/screens/task?')) {
+        return json(200, {
+          success: true,
+          data: {
+            screen_id: 'task',
+            schema_version: 1,
+            widget_list: [
+              { id: 't', widget_type: 'text', contents: { text: `checklist ${url.split('?')[1]}` } },
+            ],
+          },
+        });
+      }
+      return json(200, {
+        success: true,
+        data: {
+          screen_id: 'property_add',
+          schema_version: 1,
+          widget_list: [
+            {
+              id: 'go',
+              widget_type: 'button',
+              contents: {
+                label: 'Continue',
+                actions: [
+                  {
+                    type: 'navigate',
+                    to: '/task',
+                    query: { property_unique_id: 'PO1A2B3C4D5E', note: 'a b&c' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      });
+    });
+    const { router } = start('/propertyOnboard/IN/add', signIn);
+    await userEvent.click(await view.findByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/IN/task'));
+    expect(router.state.location.search).toBe('?property_unique_id=PO1A2B3C4D5E&note=a+b%26c');
+    expect(
+      await view.findByText('checklist property_unique_id=PO1A2B3C4D5E&note=a+b%26c'),
+    ).toBeInTheDocument();
+  });
+});

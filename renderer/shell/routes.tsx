@@ -12,6 +12,7 @@ import {
 import type { Locale, UserDetails } from '../../schemas/generated/types';
 import { setUnauthorizedHandler } from '../api/client';
 import { ShellHostContext, type ShellHost } from '../engine/host';
+import { queryFromSearch, withQuery } from '../engine/query';
 import { setLanguage } from '../i18n/translations';
 import {
   globalInfoAtom,
@@ -64,7 +65,8 @@ function ShellLayout(): ReactElement {
 
   const host = useMemo<ShellHost>(
     () => ({
-      navigate: (to, options) => {
+      navigate: (path, options) => {
+        const to = withQuery(path, options?.query);
         const target =
           to === BASE_PATH || to.startsWith(`${BASE_PATH}/`) || to.startsWith(`${BASE_PATH}?`)
             ? to
@@ -165,7 +167,10 @@ function RedirectAfterSignIn({ fallback }: { fallback: string }): null {
   return null;
 }
 
-/** Any path under /propertyOnboard: parses it, applies the gate and draws the route's screen and footer. */
+/**
+ * Any path under /propertyOnboard: parses it, applies the gate and draws the route's screen (with the page's
+ * query parameters passed on to the screen request) and footer.
+ */
 function OnboardPage(): ReactElement | null {
   const location = useLocation();
   const navigate = useNavigate();
@@ -177,6 +182,7 @@ function OnboardPage(): ReactElement | null {
   const screenHidesFooter = useAtomValue(screenHidesFooterAtom);
   const parsed = parseAppPath(location.pathname);
   const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
+  const requestQuery = useMemo(() => queryFromSearch(location.search), [location.search]);
 
   if (decision.kind === 'not_found') return <NotFoundPage />;
   if (decision.kind === 'wait') return <div role="status" aria-busy="true" aria-label={t('shell.loading')} />;
@@ -199,6 +205,7 @@ function OnboardPage(): ReactElement | null {
         key={route.screenId}
         screenId={route.screenId}
         requestHeaders={countryCode ? { user_url_country: countryCode.toUpperCase() } : undefined}
+        requestQuery={requestQuery}
       />
       {footerVisible && (
         <Footer

@@ -1,6 +1,9 @@
 /**
  * Names of everything the client keeps in the browser (SPEC §3 dashboard state and stored navigation state,
  * SPEC §4 sign-out). Sign-out clears localStorage except {@link KEPT_ON_SIGN_OUT}.
+ *
+ * Besides these, unsaved drafts (engine/drafts.ts) live under the key the screen names in
+ * `ScreenPayload.form.draft.storage_key` (e.g. 'draft:PO1A2B3C4D5E:basic_info'); sign-out clears them too.
  */
 export const STORAGE_KEYS = {
   /** The chosen Locale, a plain string (SPEC §1). */

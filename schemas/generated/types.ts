@@ -99,6 +99,10 @@ export type DevOutbox = OutboxEntry[];
  */
 export type OtpPurpose = 'sign_up' | 'login';
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode1 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
@@ -116,7 +120,16 @@ export type JsonLogic = {} | boolean;
  * via the `definition` "WidgetType".
  */
 export type WidgetType =
-  'text' | 'input' | 'button' | 'confirmation' | 'popup' | 'empty_state' | 'language_chooser' | 'redirect';
+  | 'text'
+  | 'input'
+  | 'button'
+  | 'confirmation'
+  | 'popup'
+  | 'empty_state'
+  | 'language_chooser'
+  | 'redirect'
+  | 'checklist'
+  | 'choice';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -132,7 +145,7 @@ export type JsonLogic3 = {} | boolean;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode1 = string;
+export type CountryIsoCode2 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -155,6 +168,12 @@ export interface NavigateAction {
    * Replace the history entry instead of pushing one.
    */
   replace?: boolean;
+  /**
+   * Query parameters added to `to`, each a literal or a JSON Logic rule over {form, response} (e.g. the property_unique_id of the lead just created); encoded by the engine.
+   */
+  query?: {
+    [k: string]: unknown;
+  };
 }
 /**
  * Go back to the previous page of the app, or to `fallback` when the user arrived here directly.
@@ -297,6 +316,48 @@ export interface SetLanguageAction {
   language: Locale;
 }
 /**
+ * The onboarding checklist of a lead (SPEC §3 propertyChecklist, §4 checklist): the nine tasks in order, each completed or not, the share completed and the section status. GET /hms_ms/api/v1/onboard/leads/:property_unique_id/checklist answers it as data.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Checklist".
+ */
+export interface Checklist {
+  /**
+   * Completed tasks / 9 × 100, rounded down (SPEC §3 completionPercentage), e.g. 11 with one task done.
+   */
+  completionPercentage: number;
+  /**
+   * COMPLETED when all nine tasks are completed, else IN_PROGRESS (SPEC §4).
+   */
+  section_status: 'IN_PROGRESS' | 'COMPLETED';
+  /**
+   * Every task of SPEC §1, keyed by task, in checklist order.
+   */
+  tasks: {
+    basic_info: ChecklistTaskState;
+    address: ChecklistTaskState;
+    contact_info: ChecklistTaskState;
+    amenities: ChecklistTaskState;
+    room_categories: ChecklistTaskState;
+    images: ChecklistTaskState;
+    kyc: ChecklistTaskState;
+    terms_of_service: ChecklistTaskState;
+    review: ChecklistTaskState;
+  };
+}
+/**
+ * The state of one checklist task: completed once its section was saved with draft false (and still satisfies the final rules).
+ *
+ * This interface was referenced by `Checklist`'s JSON-Schema
+ * via the `definition` "ChecklistTaskState".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChecklistTaskState".
+ */
+export interface ChecklistTaskState {
+  completed: boolean;
+}
+/**
  * Headers the client may send on any call (SPEC §7). httpxoyolang: the language of messages in the answer (unsupported → en-GB). user_url_country: upper-case ISO2 of a country-specific path (global_info only).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -306,6 +367,26 @@ export interface ClientHeaders {
   httpxoyolang?: string;
   user_url_country?: string;
   'x-qid'?: string;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads: add a property (SPEC §4 lead creation). The title is also stored as basic_info.data.title (basic_info version 1, not completed). Unknown property_type, or a property_sub_type outside the type's group → 400 'Invalid Input' with field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "CreateLeadBody".
+ */
+export interface CreateLeadBody {
+  /**
+   * Name of the property, 1–120 characters; trimmed (blank → 400 field title).
+   */
+  title: string;
+  /**
+   * A value of property_types in bff/screens/data/property-types.json (hotel, holiday_home).
+   */
+  property_type: string;
+  /**
+   * A value of property_sub_types whose group is property_type.
+   */
+  property_sub_type: string;
 }
 /**
  * Body of every 4xx/5xx answer (SPEC §8). The message is already translated into the request's language (header httpxoyolang); 5xx messages are always the generic 'Internal Server Error' text.
@@ -400,6 +481,116 @@ export interface HealthStatus {
 export interface LanguageParams {
   language: string;
 }
+/**
+ * data of listLeads: the signed-in user's leads, newest first (SPEC §3 lists: leads).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadList".
+ */
+export interface LeadList {
+  leads: Lead[];
+}
+/**
+ * A property being onboarded (SPEC §3 property / lead), keyed by property_unique_id. Only its owner (the user who created it) can read or change it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Lead".
+ */
+export interface Lead {
+  /**
+   * Internal id (SPEC §3 lead id).
+   */
+  lead_id: string;
+  /**
+   * The public key of the lead in paths and queries: 'PO' + 10 random characters of the upper-case base32 alphabet without I, L, O, U.
+   */
+  property_unique_id: string;
+  /**
+   * Name of the property as entered when the lead was created.
+   */
+  title: string;
+  /**
+   * A value of property_types in bff/screens/data/property-types.json: hotel or holiday_home.
+   */
+  property_type: string;
+  /**
+   * A value of property_sub_types in bff/screens/data/property-types.json whose group is property_type.
+   */
+  property_sub_type: string;
+  /**
+   * Lead status (SPEC §4); only in-progress leads exist so far.
+   */
+  status: 'IN_PROGRESS';
+  /**
+   * ISO 8601.
+   */
+  created_at: string;
+  /**
+   * ISO 8601; changes with every section save.
+   */
+  updated_at: string;
+  /**
+   * Every section that exists, keyed by checklist task (only basic_info so far); a never-saved section has version 0 and data {}.
+   */
+  sections: {
+    basic_info?: LeadSection;
+  };
+  checklist: Checklist;
+}
+/**
+ * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSection".
+ */
+export interface LeadSection {
+  /**
+   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
+   */
+  version: number;
+  /**
+   * True after a final save (draft false) while the data still satisfies the final rules.
+   */
+  completed: boolean;
+  /**
+   * ISO 8601 time of the last save; null when never saved.
+   */
+  updated_at: string | null;
+}
+/**
+ * Path parameters of the lead routes. An id that is not one of the signed-in user's leads answers 404 ONB_LEAD_NOT_FOUND (whatever its shape).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadParams".
+ */
+export interface LeadParams {
+  property_unique_id: string;
+}
+/**
+ * data of createLead and getLead: the lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadResult".
+ */
+export interface LeadResult {
+  lead: Lead;
+}
+/**
+ * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info so far) answers 404 ONB_SECTION_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSectionParams".
+ */
+export interface LeadSectionParams {
+  property_unique_id: string;
+  section: string;
+}
 export interface OutboxEntry {
   channel: 'sms' | 'email';
   /**
@@ -455,6 +646,36 @@ export interface RequestOtpBody {
   purpose: OtpPurpose;
 }
 /**
+ * data of saveLeadSection: the section as saved (with its new version) and the lead's checklist after the save.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveLeadSectionResult".
+ */
+export interface SaveLeadSectionResult {
+  section: LeadSection;
+  checklist: Checklist;
+}
+/**
+ * PUT /hms_ms/api/v1/onboard/leads/:property_unique_id/sections/:section: save a section as a draft or finally. data replaces the section's data (a field left out is cleared) and is checked against schemas/api/sections/<section>.schema.json (400 'Invalid Input', field = the property). A version other than the stored one → 409 ONB_VERSION_CONFLICT and nothing is saved.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveLeadSectionBody".
+ */
+export interface SaveLeadSectionBody {
+  /**
+   * The section's fields.
+   */
+  data: {};
+  /**
+   * The section's version the client read (LeadSection.version; 0 when never saved).
+   */
+  version: number;
+  /**
+   * true: save as typed (required fields may be missing; a completed section stays completed while its data still satisfies the final rules). false: final save — the section's required fields must be present, and the section becomes completed.
+   */
+  draft: boolean;
+}
+/**
  * data of GET /owner_ms/api/v1/app/screen-metadata: for each known requested screen name (SPEC §2, e.g. propertyDashboardScreen), its labels; title when the screen has one. Unknown names are left out.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -475,6 +696,46 @@ export interface ScreenMetadata {
  */
 export interface ScreenParams {
   screen_id: string;
+}
+/**
+ * Query of GET /hms_ms/api/v1/screens/:screen_id: the page's own query parameters. Every string parameter of at most 200 characters reaches the composer as `params`; others are ignored. property_unique_id picks the lead of the context (404 ONB_LEAD_NOT_FOUND when it is not the signed-in user's); without it the context's lead is the user's newest in-progress lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenQuery".
+ */
+export interface ScreenQuery {
+  property_unique_id?: string;
+  task?: string;
+  [k: string]: unknown;
+}
+/**
+ * data of the basic_info section (SPEC §3 basicInfo). Every field is optional in a draft; a final save (draft false) needs title, total_rooms, available_floors and frontdesk_phone (missing → 400 'This field is required' with field). null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "BasicInfoData".
+ */
+export interface BasicInfoData {
+  /**
+   * Name of the property.
+   */
+  title?: string;
+  /**
+   * Free text about the property.
+   */
+  description?: string;
+  /**
+   * Rooms the property has.
+   */
+  total_rooms?: number;
+  /**
+   * Floors of the property.
+   */
+  available_floors?: number;
+  /**
+   * Front-desk phone number, international or national (read in frontdesk_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field frontdesk_phone 'Please enter the correct phone number'.
+   */
+  frontdesk_phone?: string;
+  frontdesk_phone_country?: CountryIsoCode1;
 }
 /**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
@@ -585,7 +846,7 @@ export interface ScreenDefinition {
    */
   public?: boolean;
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}} or a binding {"$bind": "user.phone"}.
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value} or a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}).
    *
    * This interface was referenced by `ScreenDefinition`'s JSON-Schema
    * via the `definition` "Value".
@@ -595,6 +856,10 @@ export interface ScreenDefinition {
   };
   hide_footer?: boolean | JsonLogic;
   widget_list: WidgetDefinition[];
+  /**
+   * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
+   */
+  form?: {};
 }
 /**
  * This interface was referenced by `ScreenDefinition`'s JSON-Schema
@@ -632,6 +897,7 @@ export interface ScreenPayload {
    * @maxItems 200
    */
   widget_list: WidgetEnvelope[];
+  form?: ScreenForm;
 }
 /**
  * One widget of a composed screen. widget_type is any string on the wire: an unknown one draws a quiet fallback in the browser instead of breaking the page.
@@ -656,6 +922,55 @@ export interface WidgetEnvelope {
   fallback?: 'drop' | WidgetEnvelope;
 }
 /**
+ * The screen's form: starting values and how drafts are saved as the user types (nothing typed is lost).
+ *
+ * This interface was referenced by `ScreenPayload`'s JSON-Schema
+ * via the `definition` "ScreenForm".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenForm".
+ */
+export interface ScreenForm {
+  /**
+   * Starting values of form fields, e.g. the draft saved on the server. A local copy the user typed and the server has not confirmed yet wins over them.
+   */
+  initial?: {};
+  draft?: DraftSave;
+}
+/**
+ * Saves the listed fields as a draft, debounced, with the section's version: the engine sends {data: {field: value…}, version, draft: true} and keeps the version the server answers (response.data.section.version) in `version_field`. A 409 answer (another tab or device saved first) shows its message and fetches the screen again. Unsaved values are kept in local storage under `storage_key` and sent again when the network comes back.
+ *
+ * This interface was referenced by `ScreenPayload`'s JSON-Schema
+ * via the `definition` "DraftSave".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DraftSave".
+ */
+export interface DraftSave {
+  endpoint: ApiPath;
+  method?: 'PUT' | 'PATCH' | 'POST';
+  /**
+   * @minItems 1
+   */
+  fields: [string, ...string[]];
+  /**
+   * The section's version on the server when the screen was composed.
+   */
+  version: number;
+  /**
+   * Form field that holds the current version, so a final submit can send it.
+   */
+  version_field: string;
+  /**
+   * Quiet time after the last keystroke before saving, in ms.
+   */
+  debounce_ms?: number;
+  /**
+   * Key of the local copy (e.g. the lead and section).
+   */
+  storage_key: string;
+}
+/**
  * A button that runs actions; busy while they run.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -667,6 +982,92 @@ export interface ButtonContents {
   full_width?: boolean;
   disabled_when?: JsonLogic;
   actions: ActionList;
+}
+/**
+ * The onboarding checklist (SPEC §4): completion percentage, the tasks still to do with 'Add', and 'Completed Tasks' with 'Edit'. The server composes each task's state from the lead.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChecklistContents".
+ */
+export interface ChecklistContents {
+  title: string;
+  /**
+   * completionPercentage of the lead (SPEC §3), 0–100.
+   */
+  completion_percentage: number;
+  /**
+   * e.g. '20% complete'.
+   */
+  progress_label: string;
+  /**
+   * SPEC §4 section status.
+   */
+  section_status?: 'IN_PROGRESS' | 'COMPLETED';
+  pending_title: string;
+  /**
+   * e.g. 'Completed Tasks'.
+   */
+  completed_title: string;
+  /**
+   * @maxItems 30
+   */
+  tasks: {
+    key: string;
+    title: string;
+    description?: string;
+    completed: boolean;
+    /**
+     * Shown but not yet available (e.g. a task a later release brings).
+     */
+    disabled?: boolean;
+    /**
+     * 'Add' while pending, 'Edit' once completed.
+     */
+    action_label: string;
+    actions: ActionList;
+  }[];
+}
+/**
+ * Pick one of several options (e.g. property type and sub type), bound to `field` of the form. With `depends_on`, only the options whose `group` equals that field's value show (the sub types of the chosen type); a value whose option is hidden is cleared.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChoiceContents".
+ */
+export interface ChoiceContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  variant?: 'cards' | 'chips';
+  required?: boolean;
+  required_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  options: [
+    {
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * With depends_on: shown only while that field equals this.
+       */
+      group?: string;
+    },
+    ...{
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * With depends_on: shown only while that field equals this.
+       */
+      group?: string;
+    }[]
+  ];
+  /**
+   * Form field whose value selects the options shown (by their `group`).
+   */
+  depends_on?: string;
 }
 /**
  * A dialog asking to confirm; opened by an open_popup action with its popup_id.
@@ -708,14 +1109,14 @@ export interface LinkAction {
   actions: ActionList;
 }
 /**
- * A form field bound to `field` of the screen's form state. Kinds: text, email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
+ * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "InputContents".
  */
 export interface InputContents {
   field: string;
-  kind: 'text' | 'email' | 'phone' | 'otp';
+  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp';
   label: string;
   placeholder?: string;
   helper_text?: string;
@@ -739,7 +1140,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode1;
+  default_country?: CountryIsoCode2;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */
@@ -762,6 +1163,14 @@ export interface InputContents {
     actions: ActionList;
   };
   on_complete?: ActionList1;
+  /**
+   * Number kind: smallest value allowed.
+   */
+  min?: number;
+  /**
+   * Number kind: largest value allowed.
+   */
+  max?: number;
 }
 /**
  * The language chooser (SPEC §1): a list of languages, each in its own name; choosing one runs set_language.
@@ -809,6 +1218,12 @@ export interface PopupContents {
  */
 export interface RedirectContents {
   to: AppPath;
+  /**
+   * Query parameters added to `to` (strings), e.g. the lead's property_unique_id.
+   */
+  query?: {
+    [k: string]: string;
+  };
 }
 /**
  * A heading or a paragraph.

@@ -10,6 +10,10 @@ export declare const screen: GeneratedValidator;
 export declare const widget: GeneratedValidator;
 /** Validates against widgets/button.schema.json. */
 export declare const widget_button: GeneratedValidator;
+/** Validates against widgets/checklist.schema.json. */
+export declare const widget_checklist: GeneratedValidator;
+/** Validates against widgets/choice.schema.json. */
+export declare const widget_choice: GeneratedValidator;
 /** Validates against widgets/confirmation.schema.json. */
 export declare const widget_confirmation: GeneratedValidator;
 /** Validates against widgets/empty_state.schema.json. */

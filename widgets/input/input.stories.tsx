@@ -40,6 +40,26 @@ export const EmailWithError: Story = {
     errors: { email: 'Please enter the correct email ID' },
   },
 };
+export const Multiline: Story = { args: { contents: fixture('multiline') } };
+export const MultilinePrefilled: Story = {
+  args: { contents: fixture('multiline'), values: { description: 'Sea view rooms, a rooftop pool.' } },
+};
+export const NumberField: Story = { args: { contents: fixture('number') } };
+export const NumberWithError: Story = {
+  args: {
+    contents: fixture('number'),
+    values: { total_rooms: 0 },
+    errors: { total_rooms: 'Enter a whole number between 1 and 1000' },
+  },
+};
+export const MultilineArabicRtl: Story = {
+  args: { contents: fixture('arabic-multiline') },
+  globals: { locale: 'ar' },
+};
+export const NumberArabicRtl: Story = {
+  args: { contents: fixture('arabic-number') },
+  globals: { locale: 'ar' },
+};
 export const PlainText: Story = { args: { contents: fixture('text') } };
 export const LongText: Story = { args: { contents: fixture('long-text') } };
 export const PhoneArabicRtl: Story = {

@@ -7,6 +7,7 @@ import { createHarnessRecord, harness } from '../test-harness';
 import { Input } from './input';
 import { countryOfNumber } from './phone-field';
 import { otpDigits } from './otp-field';
+import { wholeNumberOf } from './number-field';
 
 describe('input fixtures', () => {
   it.each(goodFixtures('input').map((f) => [f.name, f.envelope] as const))('good/%s validates', (_n, env) => {
@@ -180,5 +181,101 @@ describe('Input, otp kind', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
     });
     expect(screen.getByRole('button', { name: 'Resend code' })).toBeEnabled();
+  });
+});
+
+describe('Input, multiline kind', () => {
+  const contents = fixtureContents<InputContents>('input', 'multiline');
+
+  it('is a textarea bound to its field with a character count in its description', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    const box = screen.getByRole('textbox', { name: 'Description' });
+    expect(box.tagName).toBe('TEXTAREA');
+    expect(box).toHaveAttribute('maxlength', '2000');
+    expect(box).toHaveAccessibleDescription('What makes your property special 0 / 2000');
+    await userEvent.type(box, 'Sea view{Enter}Pool');
+    expect(record.values.description).toBe('Sea view\nPool');
+    expect(box).toHaveAccessibleDescription('What makes your property special 13 / 2000');
+  });
+
+  it('shows the form error instead of the helper text, keeping the count', () => {
+    render(
+      harness({
+        component: Input,
+        contents,
+        values: { description: 'Hi' },
+        errors: { description: 'Please enter at most 2000 characters' },
+      }),
+    );
+    const box = screen.getByRole('textbox', { name: 'Description' });
+    expect(box).toHaveAttribute('aria-invalid', 'true');
+    expect(box).toHaveAccessibleDescription('Please enter at most 2000 characters 2 / 2000');
+  });
+
+  it('marks the Arabic one required', () => {
+    render(
+      harness({
+        component: Input,
+        contents: fixtureContents<InputContents>('input', 'arabic-multiline'),
+        language: 'ar',
+      }),
+    );
+    expect(screen.getByRole('textbox', { name: /الوصف/ })).toBeRequired();
+  });
+});
+
+describe('Input, number kind', () => {
+  const contents = fixtureContents<InputContents>('input', 'number');
+
+  it('opens the number pad and stores whole numbers only', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    const rooms = screen.getByRole('textbox', { name: /Total rooms/ });
+    expect(rooms).toHaveAttribute('inputmode', 'numeric');
+    expect(rooms).toBeRequired();
+    await userEvent.type(rooms, '1a2.5');
+    expect(record.values.total_rooms).toBe(125);
+    expect(rooms).toHaveValue('125');
+  });
+
+  it('stores null when emptied, and drops a minus sign when min is not negative', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, values: { total_rooms: 12 }, record }));
+    const rooms = screen.getByRole('textbox', { name: /Total rooms/ });
+    expect(rooms).toHaveValue('12');
+    await userEvent.clear(rooms);
+    expect(record.values.total_rooms).toBeNull();
+    await userEvent.type(rooms, '-4');
+    expect(record.values.total_rooms).toBe(4);
+  });
+
+  it('keeps a minus sign when min is negative', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: { ...contents, min: -5 }, record }));
+    await userEvent.type(screen.getByRole('textbox', { name: /Total rooms/ }), '-3');
+    expect(record.values.total_rooms).toBe(-3);
+  });
+
+  it('shows the form error under the field', () => {
+    render(
+      harness({
+        component: Input,
+        contents,
+        values: { total_rooms: 0 },
+        errors: { total_rooms: 'Enter a whole number between 1 and 1000' },
+      }),
+    );
+    const rooms = screen.getByRole('textbox', { name: /Total rooms/ });
+    expect(rooms).toHaveAttribute('aria-invalid', 'true');
+    expect(rooms).toHaveAccessibleDescription('Enter a whole number between 1 and 1000');
+  });
+
+  it('reads whole numbers out of typed text', () => {
+    expect(wholeNumberOf('', false)).toBeNull();
+    expect(wholeNumberOf('007', false)).toBe(7);
+    expect(wholeNumberOf('-12', true)).toBe(-12);
+    expect(wholeNumberOf('-12', false)).toBe(12);
+    expect(wholeNumberOf('1234567890123456789', false)).toBe(123456789012345);
   });
 });

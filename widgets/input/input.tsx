@@ -1,6 +1,8 @@
 import { TextField } from '@mui/material';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
+import { MultilineField } from './multiline-field';
+import { NumberField } from './number-field';
 import { OtpField } from './otp-field';
 import { PhoneField } from './phone-field';
 import { isRequired, stringValue } from './shared';
@@ -9,7 +11,9 @@ import { isRequired, stringValue } from './shared';
  * The `input` widget: a form field bound to `contents.field` through `form.value` / `form.setValue`.
  * The label is always visible; the error from `form.error(field)` shows below (aria-describedby,
  * aria-invalid); a required marker shows when `required` or `required_when` holds.
- * Kinds: text, email (type=email, autocomplete=email), phone ({@link PhoneField}) and otp ({@link OtpField}).
+ * Kinds: text, email (type=email, autocomplete=email), multiline ({@link MultilineField}: a textarea with a
+ * character count), number ({@link NumberField}: whole numbers, numeric keypad), phone ({@link PhoneField})
+ * and otp ({@link OtpField}).
  * Validation itself runs in the engine on submit (SPEC §5 messages come in `required_message` /
  * `invalid_message`); the widget only shows the error it is given.
  */
@@ -17,6 +21,8 @@ export function Input(props: WidgetProps<InputContents>) {
   const { id, contents, form } = props;
   if (contents.kind === 'phone') return <PhoneField {...props} />;
   if (contents.kind === 'otp') return <OtpField {...props} />;
+  if (contents.kind === 'multiline') return <MultilineField {...props} />;
+  if (contents.kind === 'number') return <NumberField {...props} />;
   const error = form.error(contents.field);
   const email = contents.kind === 'email';
   return (

@@ -23,5 +23,6 @@ type Story = StoryObj<typeof meta>;
 /** Shows its progress indicator; the navigate action shows in the Actions panel. */
 export const Middleware: Story = {};
 export const Dashboard: Story = { args: { contents: fixture('dashboard') } };
+export const WithQuery: Story = { args: { contents: fixture('with-query') } };
 export const LongPath: Story = { args: { contents: fixture('long-path') } };
 export const ArabicRtl: Story = { args: { contents: fixture('arabic-locale') }, globals: { locale: 'ar' } };

@@ -30,6 +30,15 @@ describe('Redirect', () => {
     expect(screen.getByRole('progressbar', { name: 'Redirecting…' })).toBeInTheDocument();
   });
 
+  it('passes its query with the navigation, for the engine to append', () => {
+    const record = createHarnessRecord();
+    const contents = fixtureContents<RedirectContents>('redirect', 'with-query');
+    render(harness({ component: Redirect, contents, record }));
+    expect(record.actions).toEqual([
+      [{ type: 'navigate', to: '/task', replace: true, query: { property_unique_id: 'PO1A2B3C4D5E' } }],
+    ]);
+  });
+
   it('labels the progress in Arabic', () => {
     render(
       harness({

@@ -5,8 +5,8 @@ import type { RedirectContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 
 /**
- * The `redirect` widget: navigates to `to` (replacing the history entry) once on mount, and shows a
- * small progress indicator labelled for screen readers meanwhile.
+ * The `redirect` widget: navigates to `to` with its `query` (the engine appends and encodes it), replacing the
+ * history entry, once on mount, and shows a small progress indicator labelled for screen readers meanwhile.
  */
 export function Redirect({ contents, dispatch }: WidgetProps<RedirectContents>) {
   const { t } = useTranslation();
@@ -14,7 +14,11 @@ export function Redirect({ contents, dispatch }: WidgetProps<RedirectContents>) 
   useEffect(() => {
     if (done.current) return;
     done.current = true;
-    void dispatch([{ type: 'navigate', to: contents.to, replace: true }]);
+    void dispatch([
+      contents.query
+        ? { type: 'navigate', to: contents.to, replace: true, query: contents.query }
+        : { type: 'navigate', to: contents.to, replace: true },
+    ]);
   }, [contents, dispatch]);
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', paddingBlock: 4 }}>

@@ -20,6 +20,7 @@ export default fp(
           { name: 'auth', description: 'OTP sign-in and sessions (SPEC §4)' },
           { name: 'global', description: 'Global info and metadata' },
           { name: 'screens', description: 'Server-driven screens' },
+          { name: 'leads', description: 'Leads and the checklist (SPEC §3, §4)' },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },

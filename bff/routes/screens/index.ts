@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import type { ScreenCatalogue } from '../../screens/composer';
@@ -8,18 +9,41 @@ import { errorResponses, ok, ref } from '../responses';
 /** Brand of the composed screens (the holiday-home variant would pass its own). */
 export const SCREEN_BRAND = 'hotel';
 
+/** Longest query value passed to the composer as a param, in characters. */
+export const MAX_SCREEN_PARAM_LENGTH = 200;
+
+/**
+ * The page's query parameters for the composer: every string value of at most
+ * {@link MAX_SCREEN_PARAM_LENGTH} characters; repeated or longer ones are left out.
+ */
+export function screenParams(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!query || typeof query !== 'object') return out;
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
+    if (typeof v === 'string' && v.length <= MAX_SCREEN_PARAM_LENGTH) out[k] = v;
+  }
+  return out;
+}
+
 /**
  * GET /hms_ms/api/v1/screens/:screen_id — a composed screen (DESIGN "bff/screens") in the language of
  * `httpxoyolang` (else en-GB). Unknown screen → 404 ONB_SCREEN_NOT_FOUND; a screen not marked public
  * without a session → 401 ONB_UNAUTHORIZED. The context's country is `user_url_country` when valid,
- * else the user's, else DEFAULT_COUNTRY.
+ * else the user's, else DEFAULT_COUNTRY. The page's query parameters reach the composer as `params`
+ * ({@link screenParams}); the context's `lead` is the signed-in user's lead of `property_unique_id`
+ * (404 ONB_LEAD_NOT_FOUND when it is not theirs), else their newest in-progress lead, else null
+ * (always null without a session).
  */
 export default async function screenRoutes(
   app: FastifyInstance,
   opts: { config: Config; screens: ScreenCatalogue },
 ) {
   const { config, screens } = opts;
-  app.get<{ Params: { screen_id: string }; Headers: { user_url_country?: string } }>(
+  app.get<{
+    Params: { screen_id: string };
+    Headers: { user_url_country?: string };
+    Querystring: Record<string, unknown>;
+  }>(
     '/hms_ms/api/v1/screens/:screen_id',
     {
       // Public at the route level: the catalogue decides per screen.
@@ -30,6 +54,7 @@ export default async function screenRoutes(
         summary: 'A composed screen; public screens need no session, others answer 401 without one',
         headers: ref('api/client-headers.schema.json'),
         params: ref('api/screen-params.schema.json'),
+        querystring: ref('api/screen-query.schema.json'),
         response: { 200: ok(ref('screen.schema.json')), ...errorResponses },
       },
     },
@@ -38,11 +63,22 @@ export default async function screenRoutes(
       if (!screens.has(id)) throw onboardError('ONB_SCREEN_NOT_FOUND');
       if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
       const country = request.headers.user_url_country ?? request.user?.country_code;
+      const params = screenParams(request.query);
+      let lead: Lead | null = null;
+      if (request.user) {
+        const wanted = params.property_unique_id;
+        lead =
+          (wanted
+            ? await app.leads.find(request.user.id, wanted)
+            : await app.leads.newestInProgress(request.user.id)) ?? null;
+        if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      }
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         flags: config.featureFlags,
         user: request.user,
-        lead: null,
+        lead: lead as unknown as Record<string, unknown> | null,
+        params,
         locale: request.locale,
         brand: SCREEN_BRAND,
       });

@@ -3,30 +3,36 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Lead } from '../../../schemas/generated/types';
 import { buildApp, defaultScreensDir } from '../../app';
-import { loadScreenCatalogue } from '../../screens/composer';
+import { loadScreenCatalogue, type ScreenCatalogue, type ScreenContext } from '../../screens/composer';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, sharedDatabase, testConfig, uniquePhone } from '../../test-helpers';
+import { buildTestApp, sharedDatabase, stubScreens, testConfig, uniquePhone } from '../../test-helpers';
 
 type Outbox = { to: string; code: string }[];
+
+/** Signs a new owner in on `target` (sign-up OTP through the dev outbox); returns the cookie header. */
+async function signIn(target: FastifyInstance): Promise<string> {
+  const phone = uniquePhone();
+  await target.inject({
+    method: 'POST',
+    url: '/hms_ms/api/v2/request_otp',
+    payload: { phone, purpose: 'sign_up' },
+  });
+  const code = (await target.inject('/__dev/outbox')).json<Outbox>().find((e) => e.to === phone)!.code;
+  const v = await target.inject({
+    method: 'POST',
+    url: '/hms_ms/api/v2/verify_otp',
+    payload: { phone, purpose: 'sign_up', otp: code },
+  });
+  return v.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
 
 let app: FastifyInstance;
 let cookie: string;
 beforeAll(async () => {
   app = await buildTestApp();
-  const phone = uniquePhone();
-  await app.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/request_otp',
-    payload: { phone, purpose: 'sign_up' },
-  });
-  const code = (await app.inject('/__dev/outbox')).json<Outbox>().find((e) => e.to === phone)!.code;
-  const v = await app.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/verify_otp',
-    payload: { phone, purpose: 'sign_up', otp: code },
-  });
-  cookie = v.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  cookie = await signIn(app);
 });
 
 describe('GET /hms_ms/api/v1/screens/:screen_id', () => {
@@ -131,6 +137,40 @@ describe('the real screen catalogue (bff/screens)', () => {
     expect((await real.inject('/hms_ms/api/v1/screens/dashboard')).statusCode).toBe(401);
   });
 
+  it('composes property_middleware, task and task_details for a real lead', async () => {
+    const t = createTranslations();
+    const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate });
+    const real = await buildTestApp({ screens: catalogue });
+    const who = await signIn(real);
+    const middleware = async () =>
+      (
+        await real.inject({ url: '/hms_ms/api/v1/screens/property_middleware', headers: { cookie: who } })
+      ).json().data;
+    const before = JSON.stringify(await middleware());
+    const created = await real.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v1/onboard/leads',
+      headers: { cookie: who },
+      payload: { title: 'Harbour Lights', property_type: 'hotel', property_sub_type: 'hostel' },
+    });
+    const id: string = created.json().data.lead.property_unique_id;
+    const after = JSON.stringify(await middleware());
+    expect(before).not.toContain(id);
+    expect(after).toContain(id);
+    const task = await real.inject({
+      url: `/hms_ms/api/v1/screens/task?property_unique_id=${id}`,
+      headers: { cookie: who },
+    });
+    expect(task.statusCode, task.body).toBe(200);
+    expect(task.body).toContain('Harbour Lights');
+    const details = await real.inject({
+      url: `/hms_ms/api/v1/screens/task_details?property_unique_id=${id}&task=basic_info`,
+      headers: { cookie: who },
+    });
+    expect(details.statusCode, details.body).toBe(200);
+    expect(details.json().data.form.initial).toMatchObject({ title: 'Harbour Lights' });
+  });
+
   it('buildApp refuses to start on an invalid screen definition', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'screens-'));
     writeFileSync(
@@ -140,5 +180,108 @@ describe('the real screen catalogue (bff/screens)', () => {
     await expect(
       buildApp({ config: testConfig(), db: await sharedDatabase(), logger: false, screensDir: dir }),
     ).rejects.toThrow(/broken/);
+  });
+});
+
+describe('the screen context: params and lead', () => {
+  // A catalogue that records the context of each composition, with a public screen and the lead's screens.
+  const seen: ScreenContext[] = [];
+  const stub = stubScreens();
+  const recording: ScreenCatalogue = {
+    has: (id) => ['public_test', 'task', 'property_middleware'].includes(id),
+    isPublic: (id) => id === 'public_test',
+    ids: () => ['property_middleware', 'public_test', 'task'],
+    compose: (id, ctx) => {
+      seen.push(ctx);
+      return stub.compose('public_test', ctx);
+    },
+  };
+  let target: FastifyInstance;
+  let owner: string;
+  let stranger: string;
+  let tick = 0;
+  const lastContext = () => seen[seen.length - 1]!;
+  const createLead = async (who: string, title: string): Promise<Lead> => {
+    const res = await target.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v1/onboard/leads',
+      headers: { cookie: who },
+      payload: { title, property_type: 'hotel', property_sub_type: 'resort' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.lead;
+  };
+
+  beforeAll(async () => {
+    // Every reading of the clock moves it on, so leads created one after the other are ordered.
+    target = await buildTestApp({ screens: recording, now: () => Date.now() + (tick += 10) });
+    owner = await signIn(target);
+    stranger = await signIn(target);
+  });
+
+  it('property_middleware: lead null for a user without leads, then the newest in-progress lead', async () => {
+    const none = await target.inject({
+      url: '/hms_ms/api/v1/screens/property_middleware',
+      headers: { cookie: owner },
+    });
+    expect(none.statusCode).toBe(200);
+    expect(lastContext().lead).toBeNull();
+    expect(lastContext().params).toEqual({});
+
+    await createLead(owner, 'Older');
+    const newest = await createLead(owner, 'Newer');
+    await createLead(stranger, 'Not theirs');
+    const res = await target.inject({
+      url: '/hms_ms/api/v1/screens/property_middleware',
+      headers: { cookie: owner },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(lastContext().lead).toEqual(newest);
+  });
+
+  it('task: composed with the lead of property_unique_id and the page query as params', async () => {
+    const older = await createLead(owner, 'Asked for');
+    await createLead(owner, 'Newest');
+    const long = 'x'.repeat(201);
+    const res = await target.inject({
+      url: `/hms_ms/api/v1/screens/task?property_unique_id=${older.property_unique_id}&task=basic_info&utm=a&long=${long}&twice=1&twice=2`,
+      headers: { cookie: owner },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const ctx = lastContext();
+    expect(ctx.lead).toEqual(older);
+    expect(ctx.params).toEqual({
+      property_unique_id: older.property_unique_id,
+      task: 'basic_info',
+      utm: 'a',
+    });
+  });
+
+  it("answers 404 ONB_LEAD_NOT_FOUND for another user's or an unknown property_unique_id", async () => {
+    const theirs = await createLead(stranger, 'Private Villa');
+    for (const id of [theirs.property_unique_id, 'PO0000000000']) {
+      const before = seen.length;
+      const res = await target.inject({
+        url: `/hms_ms/api/v1/screens/task?property_unique_id=${id}`,
+        headers: { cookie: owner },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('ONB_LEAD_NOT_FOUND');
+      expect(res.body).not.toContain('Private Villa');
+      expect(seen.length).toBe(before);
+    }
+  });
+
+  it('a public screen without a session gets the params and no lead', async () => {
+    const lead = await createLead(owner, 'Anyone?');
+    const res = await target.inject(
+      `/hms_ms/api/v1/screens/public_test?property_unique_id=${lead.property_unique_id}&task=kyc`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(lastContext()).toMatchObject({
+      user: null,
+      lead: null,
+      params: { property_unique_id: lead.property_unique_id, task: 'kyc' },
+    });
   });
 });

@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  CreateLeadBody,
+  LeadParams,
+  LeadSectionParams,
+  SaveLeadSectionBody,
+  UserDetails,
+} from '../../../schemas/generated/types';
+import type { Config } from '../../config';
+import { onboardError } from '../../errors';
+import { errorResponses, ok, ref } from '../responses';
+
+const BASE = '/hms_ms/api/v1/onboard/leads';
+
+/** The signed-in user; the session gate has already answered 401 without one. */
+function userOf(request: FastifyRequest): UserDetails {
+  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
+  return request.user;
+}
+
+/**
+ * Leads and their checklist (SPEC §3 property / lead, §4 checklist; the shared context "lead contract").
+ * Every route needs a session and only sees the signed-in user's leads: another user's
+ * property_unique_id answers 404 ONB_LEAD_NOT_FOUND, never the data.
+ */
+export default async function leadRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+  const common = {
+    tags: ['leads'],
+    security: [{ session: [] }],
+    headers: ref('api/client-headers.schema.json'),
+  };
+
+  app.post<{ Body: CreateLeadBody }>(
+    BASE,
+    {
+      schema: {
+        ...common,
+        operationId: 'createLead',
+        summary: 'Add a property: a new lead with its title, type and sub type',
+        description:
+          "The title is also stored as basic_info.data.title (version 1). Unknown property_type, or a property_sub_type outside the type's group: 400 'Invalid Input' with field.",
+        body: ref('api/create-lead.schema.json'),
+        response: { 201: ok(ref('api/lead-result.schema.json'), 'Created'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = userOf(request);
+      const lead = await app.leads.create(user.id, request.body);
+      request.log.info({ userId: user.id, propertyUniqueId: lead.property_unique_id }, 'lead created');
+      reply.code(201);
+      return { success: true, data: { lead } };
+    },
+  );
+
+  app.get(
+    BASE,
+    {
+      schema: {
+        ...common,
+        operationId: 'listLeads',
+        summary: "The signed-in user's leads, newest first",
+        response: { 200: ok(ref('api/lead-list.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { success: true, data: { leads: await app.leads.list(userOf(request).id) } };
+    },
+  );
+
+  app.get<{ Params: LeadParams }>(
+    `${BASE}/:property_unique_id`,
+    {
+      schema: {
+        ...common,
+        operationId: 'getLead',
+        summary: 'One lead with its sections and checklist',
+        params: ref('api/lead-params.schema.json'),
+        response: { 200: ok(ref('api/lead-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const lead = await app.leads.find(userOf(request).id, request.params.property_unique_id);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      reply.header('cache-control', 'no-store');
+      return { success: true, data: { lead } };
+    },
+  );
+
+  app.get<{ Params: LeadParams }>(
+    `${BASE}/:property_unique_id/checklist`,
+    {
+      schema: {
+        ...common,
+        operationId: 'getChecklist',
+        summary: "A lead's checklist: tasks, completionPercentage, section_status",
+        params: ref('api/lead-params.schema.json'),
+        response: { 200: ok(ref('api/checklist.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const lead = await app.leads.find(userOf(request).id, request.params.property_unique_id);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      reply.header('cache-control', 'no-store');
+      return { success: true, data: lead.checklist };
+    },
+  );
+
+  app.put<{ Params: LeadSectionParams; Body: SaveLeadSectionBody }>(
+    `${BASE}/:property_unique_id/sections/:section`,
+    {
+      schema: {
+        ...common,
+        operationId: 'saveLeadSection',
+        summary: 'Save a section of a lead as a draft or finally, with its version',
+        description:
+          "data replaces the section's data and is checked against schemas/api/sections/<section>.schema.json (400 'Invalid Input', field = the property). Phone numbers are stored in E.164 (invalid: 400 'Please enter the correct phone number'). A final save (draft false) needs the section's required fields (400 'This field is required', field) and completes it. A version other than the stored one: 409 ONB_VERSION_CONFLICT, nothing saved. Unknown section: 404 ONB_SECTION_NOT_FOUND.",
+        params: ref('api/lead-section-params.schema.json'),
+        body: ref('api/save-lead-section.schema.json'),
+        response: { 200: ok(ref('api/save-lead-section-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = userOf(request);
+      const { property_unique_id: id, section } = request.params;
+      const saved = await app.leads.saveSection(
+        user.id,
+        id,
+        section,
+        request.body,
+        user.country_code || config.defaultCountry,
+      );
+      request.log.info(
+        {
+          userId: user.id,
+          propertyUniqueId: id,
+          section,
+          version: saved.section.version,
+          draft: request.body.draft,
+        },
+        'lead section saved',
+      );
+      return { success: true, data: saved };
+    },
+  );
+}

@@ -1,0 +1,384 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { sql, type Kysely } from 'kysely';
+import { createAjv } from '../../schemas/ajv';
+import type {
+  Checklist,
+  CreateLeadBody,
+  Lead,
+  LeadSection,
+  SaveLeadSectionBody,
+} from '../../schemas/generated/types';
+import type { Database, LeadRow, LeadSectionRow } from '../db/schema';
+import { onboardError } from '../errors';
+import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
+import { normalisePhone } from './otp';
+
+/** The checklist tasks in order (SPEC §1: basic info, address, contact info, … review). */
+export const CHECKLIST_TASKS = [
+  'basic_info',
+  'address',
+  'contact_info',
+  'amenities',
+  'room_categories',
+  'images',
+  'kyc',
+  'terms_of_service',
+  'review',
+] as const;
+
+/** One checklist task key. */
+export type ChecklistTask = (typeof CHECKLIST_TASKS)[number];
+
+/** The only lead status so far (SPEC §4 lead tags: In Progress). */
+export const LEAD_STATUS_IN_PROGRESS = 'IN_PROGRESS' as const;
+
+/** What a section that can be saved needs: its data schema, its required fields, its phone fields. */
+interface SectionDefinition {
+  /** `$id` of the schema of the section's data (schemas/api/sections/). */
+  schemaId: string;
+  /** Fields a final save (draft false) needs, in form order (the first missing one is reported). */
+  required: readonly string[];
+  /** Fields holding a phone number: parsed with libphonenumber-js and stored in E.164. */
+  phoneFields: readonly string[];
+}
+
+/** The sections that exist (only basic_info so far); any other section answers 404. */
+export const SECTION_DEFINITIONS: Readonly<Record<string, SectionDefinition>> = {
+  basic_info: {
+    schemaId: 'api/sections/basic-info.schema.json',
+    required: ['title', 'total_rooms', 'available_floors', 'frontdesk_phone'],
+    phoneFields: ['frontdesk_phone'],
+  },
+};
+
+/** Upper-case base32 without the ambiguous I, L, O and U (Crockford's alphabet): 32 characters. */
+export const PROPERTY_ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A new property_unique_id: 'PO' + 10 characters of {@link PROPERTY_ID_ALPHABET} from crypto random bytes
+ * (50 bits; 256 is a multiple of 32, so taking 5 bits of each byte is unbiased).
+ */
+export function newPropertyUniqueId(): string {
+  const bytes = randomBytes(10);
+  let id = 'PO';
+  for (const b of bytes) id += PROPERTY_ID_ALPHABET[b & 31];
+  return id;
+}
+
+const ajv = createAjv();
+const validators = new Map<string, ValidateFunction>();
+function sectionValidator(def: SectionDefinition): ValidateFunction {
+  let v = validators.get(def.schemaId);
+  if (!v) {
+    v = ajv.getSchema(def.schemaId) as ValidateFunction | undefined;
+    if (!v) throw new Error(`no schema ${def.schemaId}`);
+    validators.set(def.schemaId, v);
+  }
+  return v;
+}
+
+/** The property the first ajv error is about (`/title` → title; an unknown property → its name). */
+function fieldOf(errors: ErrorObject[] | null | undefined): string | undefined {
+  const e = errors?.[0];
+  if (!e) return undefined;
+  const fromPath = e.instancePath.split('/').filter(Boolean)[0];
+  if (fromPath) return fromPath;
+  const p = e.params as { additionalProperty?: string; missingProperty?: string };
+  return p.additionalProperty ?? p.missingProperty;
+}
+
+const emptySection = (): LeadSection => ({ data: {}, version: 0, completed: false, updated_at: null });
+
+const iso = (t: Date | string) => new Date(t).toISOString();
+
+/** The checklist of a lead from its section rows (SPEC §3 completionPercentage, §4 section status). */
+export function checklistOf(sections: readonly Pick<LeadSectionRow, 'section' | 'completed'>[]): Checklist {
+  const done = new Set(sections.filter((s) => s.completed).map((s) => s.section));
+  const tasks = Object.fromEntries(
+    CHECKLIST_TASKS.map((t) => [t, { completed: done.has(t) }]),
+  ) as Checklist['tasks'];
+  const completed = CHECKLIST_TASKS.filter((t) => done.has(t)).length;
+  return {
+    completionPercentage: Math.floor((completed * 100) / CHECKLIST_TASKS.length),
+    section_status: completed === CHECKLIST_TASKS.length ? 'COMPLETED' : 'IN_PROGRESS',
+    tasks,
+  };
+}
+
+function toSection(row: LeadSectionRow): LeadSection {
+  return { data: row.data, version: row.version, completed: row.completed, updated_at: iso(row.updated_at) };
+}
+
+/** The wire Lead (schemas/api/lead.schema.json) of a row and its section rows. */
+export function toLead(row: LeadRow, sectionRows: readonly LeadSectionRow[]): Lead {
+  const sections: Lead['sections'] = {};
+  for (const name of Object.keys(SECTION_DEFINITIONS)) {
+    const found = sectionRows.find((s) => s.section === name);
+    (sections as Record<string, LeadSection>)[name] = found ? toSection(found) : emptySection();
+  }
+  return {
+    lead_id: row.id,
+    property_unique_id: row.property_unique_id,
+    title: row.title,
+    property_type: row.property_type,
+    property_sub_type: row.property_sub_type,
+    status: LEAD_STATUS_IN_PROGRESS,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    sections,
+    checklist: checklistOf(sectionRows),
+  };
+}
+
+/** What {@link LeadService.saveSection} answers: the section as saved and the lead's checklist. */
+export interface SavedSection {
+  section: LeadSection;
+  checklist: Checklist;
+}
+
+/**
+ * Leads of one user (SPEC §3 property / lead, §4 checklist). Every read and write takes the signed-in
+ * user's id: another user's property_unique_id behaves as an unknown one.
+ */
+export interface LeadService {
+  /**
+   * Creates a lead for `userId` with basic_info.data.title = the trimmed title (basic_info version 1,
+   * not completed).
+   * @throws ONB_INVALID_INPUT (field title, property_type or property_sub_type) for a blank title, an
+   *   unknown type, or a sub type outside the type's group.
+   */
+  create(userId: string, body: CreateLeadBody): Promise<Lead>;
+  /** The user's leads, newest first. */
+  list(userId: string): Promise<Lead[]>;
+  /** The user's lead with this property_unique_id, or undefined (also for another user's lead). */
+  find(userId: string, propertyUniqueId: string): Promise<Lead | undefined>;
+  /** The user's most recently created IN_PROGRESS lead, or undefined. */
+  newestInProgress(userId: string): Promise<Lead | undefined>;
+  /**
+   * Saves one section (the shared context "saveLeadSection"): `body.data` replaces the section's data,
+   * version + 1 (a basic_info title also becomes the lead's title), in one conditional statement so two concurrent saves of one version cannot both win.
+   * Phone fields are stored in E.164, read as national numbers of `country` (ISO2) when not international.
+   * A final save (draft false) completes the section; a draft keeps it completed only while the data
+   * still has every required field.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_SECTION_NOT_FOUND (404) unknown section;
+   *   ONB_INVALID_INPUT (400, field) data breaking the section's schema; ONB_INVALID_PHONE (400, field
+   *   = the phone field); ONB_FIELD_REQUIRED (400, field) a final save missing a required field;
+   *   ONB_VERSION_CONFLICT (409) `body.version` is not the stored version (nothing is saved).
+   */
+  saveSection(
+    userId: string,
+    propertyUniqueId: string,
+    section: string,
+    body: SaveLeadSectionBody,
+    country: string,
+  ): Promise<SavedSection>;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
+
+/** Checks a create body against the property-type catalogue; returns the trimmed title. */
+function checkCreateBody(body: CreateLeadBody): string {
+  const title = body.title.trim();
+  if (title.length === 0) throw onboardError('ONB_INVALID_INPUT', { field: 'title' });
+  if (!propertyTypes.property_types.some((t) => t.value === body.property_type))
+    throw onboardError('ONB_INVALID_INPUT', { field: 'property_type' });
+  const sub = propertyTypes.property_sub_types.find((s) => s.value === body.property_sub_type);
+  if (!sub || sub.group !== body.property_type)
+    throw onboardError('ONB_INVALID_INPUT', { field: 'property_sub_type' });
+  return title;
+}
+
+/**
+ * Checks and normalises section data: `null` values mean "cleared" and are dropped; the section's schema;
+ * then phone fields to E.164, read in the country of `<field>_country` when given, else `country`.
+ * A phone that is not valid yet is kept as typed in a draft (so the rest of the draft is saved and the
+ * owner loses nothing) but counts as missing; a final save refuses it.
+ * Returns the data to store and whether it has every field a final save needs.
+ * @throws ONB_INVALID_INPUT (field) when the data breaks the schema; ONB_INVALID_PHONE (field) on a final save.
+ */
+function normaliseSectionData(
+  def: SectionDefinition,
+  input: Record<string, unknown>,
+  country: string,
+  draft: boolean,
+): { data: Record<string, unknown>; complete: boolean; missing?: string } {
+  const data = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null));
+  const validate = sectionValidator(def);
+  if (!validate(data)) throw onboardError('ONB_INVALID_INPUT', { field: fieldOf(validate.errors) });
+  const out: Record<string, unknown> = { ...data };
+  const unfinished = new Set<string>();
+  for (const f of def.phoneFields) {
+    const v = out[f];
+    if (typeof v !== 'string') continue;
+    if (v.trim() === '') {
+      delete out[f];
+      continue;
+    }
+    const own = out[`${f}_country`];
+    const n = normalisePhone(v, typeof own === 'string' ? own : country);
+    if (n) out[f] = n.e164;
+    else if (draft) unfinished.add(f);
+    else throw onboardError('ONB_INVALID_PHONE', { field: f });
+  }
+  const missing = def.required.find(
+    (f) => out[f] === undefined || out[f] === null || out[f] === '' || unfinished.has(f),
+  );
+  return { data: out, complete: missing === undefined, ...(missing ? { missing } : {}) };
+}
+
+/** Creates the lead service over `db`; `now` (ms since the epoch) stamps created_at / updated_at. */
+export function createLeadService(db: Kysely<Database>, now: () => number = Date.now): LeadService {
+  const sectionsOf = async (leadIds: string[]) =>
+    leadIds.length === 0
+      ? []
+      : db.selectFrom('lead_sections').selectAll().where('lead_id', 'in', leadIds).execute();
+
+  const withSections = async (rows: LeadRow[]): Promise<Lead[]> => {
+    const sections = await sectionsOf(rows.map((r) => r.id));
+    return rows.map((r) =>
+      toLead(
+        r,
+        sections.filter((s) => s.lead_id === r.id),
+      ),
+    );
+  };
+
+  const findRow = (userId: string, propertyUniqueId: string) =>
+    db
+      .selectFrom('leads')
+      .selectAll()
+      .where('property_unique_id', '=', propertyUniqueId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+
+  const newestFirst = (userId: string) =>
+    db
+      .selectFrom('leads')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc');
+
+  return {
+    async create(userId, body) {
+      const title = checkCreateBody(body);
+      const t = new Date(now());
+      // A clash of 50 random bits is unlikely; retry a few times rather than fail.
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const row = await db.transaction().execute(async (trx) => {
+            const lead = await trx
+              .insertInto('leads')
+              .values({
+                id: randomUUID(),
+                property_unique_id: newPropertyUniqueId(),
+                user_id: userId,
+                title,
+                property_type: body.property_type,
+                property_sub_type: body.property_sub_type,
+                status: LEAD_STATUS_IN_PROGRESS,
+                created_at: t,
+                updated_at: t,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            await trx
+              .insertInto('lead_sections')
+              .values({
+                lead_id: lead.id,
+                section: 'basic_info',
+                data: JSON.stringify({ title }),
+                version: 1,
+                completed: false,
+                updated_at: t,
+              })
+              .execute();
+            return lead;
+          });
+          const [lead] = await withSections([row]);
+          return lead!;
+        } catch (err) {
+          if (!isUniqueViolation(err) || attempt >= 4) throw err;
+        }
+      }
+    },
+
+    async list(userId) {
+      return withSections(await newestFirst(userId).execute());
+    },
+
+    async find(userId, propertyUniqueId) {
+      const row = await findRow(userId, propertyUniqueId);
+      return row ? (await withSections([row]))[0] : undefined;
+    },
+
+    async newestInProgress(userId) {
+      const row = await newestFirst(userId)
+        .where('status', '=', LEAD_STATUS_IN_PROGRESS)
+        .limit(1)
+        .executeTakeFirst();
+      return row ? (await withSections([row]))[0] : undefined;
+    },
+
+    async saveSection(userId, propertyUniqueId, section, body, country) {
+      const lead = await findRow(userId, propertyUniqueId);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      const def = Object.hasOwn(SECTION_DEFINITIONS, section) ? SECTION_DEFINITIONS[section] : undefined;
+      if (!def) throw onboardError('ONB_SECTION_NOT_FOUND');
+      const { data, complete, missing } = normaliseSectionData(def, body.data, country, body.draft);
+      if (!body.draft && missing) throw onboardError('ONB_FIELD_REQUIRED', { field: missing });
+
+      const t = new Date(now());
+      const json = JSON.stringify(data);
+      return db.transaction().execute(async (trx) => {
+        // The version check and the write are one statement: of two saves of the same version, the
+        // second finds no row to update (or a row already inserted) and gets the conflict.
+        const saved =
+          body.version === 0
+            ? await trx
+                .insertInto('lead_sections')
+                .values({
+                  lead_id: lead.id,
+                  section,
+                  data: json,
+                  version: 1,
+                  completed: complete && !body.draft,
+                  updated_at: t,
+                })
+                .onConflict((oc) => oc.columns(['lead_id', 'section']).doNothing())
+                .returningAll()
+                .executeTakeFirst()
+            : await trx
+                .updateTable('lead_sections')
+                .set({
+                  data: json,
+                  version: sql<number>`version + 1`,
+                  // Final: completed. Draft: stays as it was, unless the data lost a required field.
+                  completed: sql<boolean>`${sql.lit(complete)} and (${sql.lit(!body.draft)} or completed)`,
+                  updated_at: t,
+                })
+                .where('lead_id', '=', lead.id)
+                .where('section', '=', section)
+                .where('version', '=', body.version)
+                .returningAll()
+                .executeTakeFirst();
+        if (!saved) throw onboardError('ONB_VERSION_CONFLICT');
+        // The property's name lives in basic_info too; the lead's title follows its last saved value.
+        const title = section === 'basic_info' && typeof data.title === 'string' ? data.title : undefined;
+        await trx
+          .updateTable('leads')
+          .set({ updated_at: t, ...(title ? { title } : {}) })
+          .where('id', '=', lead.id)
+          .execute();
+        const all = await trx
+          .selectFrom('lead_sections')
+          .select(['section', 'completed'])
+          .where('lead_id', '=', lead.id)
+          .execute();
+        return { section: toSection(saved), checklist: checklistOf(all) };
+      });
+    },
+  };
+}

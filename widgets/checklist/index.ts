@@ -1,0 +1,1 @@
+export { Checklist } from './checklist';
