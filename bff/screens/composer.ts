@@ -31,13 +31,15 @@ import type {
 } from '../../schemas/generated/types';
 import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
+import amenities from './data/amenities.json' with { type: 'json' };
 
 /**
  * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
- * `catalogue` (`catalogue.property_types`, `catalogue.property_sub_types`: bff/screens/data/property-types.json). Catalogue entries may hold `{"$t": key}` labels, which are
+ * `catalogue` (`catalogue.property_types`, `catalogue.property_sub_types`: bff/screens/data/property-types.json;
+ * `catalogue.amenities`: bff/screens/data/amenities.json). Catalogue entries may hold `{"$t": key}` labels, which are
  * translated when bound; nothing else that is bound is interpreted.
  */
-export const screenData = { languages, catalogue: propertyTypes };
+export const screenData = { languages, catalogue: { ...propertyTypes, ...amenities } };
 
 /** What a screen may read (DESIGN: `{ global_info, flags, user, lead, locale, brand }`). */
 export interface ScreenContext {

@@ -129,7 +129,9 @@ export type WidgetType =
   | 'language_chooser'
   | 'redirect'
   | 'checklist'
-  | 'choice';
+  | 'choice'
+  | 'multi_choice'
+  | 'item_list';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -1173,6 +1175,271 @@ export interface InputContents {
   max?: number;
 }
 /**
+ * A list the owner grows and shrinks (e.g. room categories with their counts), bound to `field` of the form as an array of objects with the keys of `fields`. With `total`, the sum of one number key is shown and, when `total.expected` is given, must equal it on submit.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ItemListContents".
+ */
+export interface ItemListContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  /**
+   * Heading of each item; `{{n}}` is its position from 1.
+   */
+  item_label: string;
+  add_label: string;
+  remove_label: string;
+  min_items?: number;
+  max_items?: number;
+  min_items_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 6
+   */
+  fields:
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ]
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ]
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ]
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ]
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ]
+    | [
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        },
+        {
+          key: string;
+          kind: 'text' | 'number';
+          label: string;
+          max_length?: number;
+          min?: number;
+          max?: number;
+          required_message?: string;
+          invalid_message?: string;
+        }
+      ];
+  total?: {
+    /**
+     * Number key summed over the items.
+     */
+    key: string;
+    /**
+     * e.g. '{{total}} of {{expected}} rooms' ({{expected}} only when expected is given).
+     */
+    label: string;
+    /**
+     * The sum the items must reach (e.g. basic info's total rooms).
+     */
+    expected?: number;
+    /**
+     * Shown on submit when the sum differs from expected; {{total}} and {{expected}} are filled.
+     */
+    mismatch_message?: string;
+  };
+}
+/**
  * The language chooser (SPEC §1): a list of languages, each in its own name; choosing one runs set_language.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1195,6 +1462,56 @@ export interface LanguageChooserContents {
     }[]
   ];
   after_change?: ActionList2;
+}
+/**
+ * Pick any number of options (e.g. amenities), bound to `field` of the form as an array of option values. Options marked mandatory must be selected (SPEC §3: some amenities are mandatory): they carry `mandatory_label` and a submit without them shows `mandatory_message`.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "MultiChoiceContents".
+ */
+export interface MultiChoiceContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  /**
+   * At least one option must be selected.
+   */
+  required?: boolean;
+  required_message?: string;
+  /**
+   * Tag shown on mandatory options, e.g. 'Mandatory'.
+   */
+  mandatory_label?: string;
+  /**
+   * Shown when a mandatory option is not selected.
+   */
+  mandatory_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  options: [
+    {
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * Heading the option is listed under (e.g. 'Safety').
+       */
+      group?: string;
+      mandatory?: boolean;
+    },
+    ...{
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * Heading the option is listed under (e.g. 'Safety').
+       */
+      group?: string;
+      mandatory?: boolean;
+    }[]
+  ];
 }
 /**
  * A server-composed notice shown as a toast when the screen opens (SPEC §3 popup item: toast_text, status, timer).
