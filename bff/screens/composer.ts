@@ -126,12 +126,14 @@ interface ResolveScope {
 function resolveValue(value: unknown, scope: ResolveScope, path: string): unknown {
   if (Array.isArray(value)) return value.map((v, i) => resolveValue(v, scope, `${path}/${i}`));
   if (!isPlainObject(value)) return value;
-  if (typeof value.$t === 'string') {
+  if ('$t' in value) {
+    // The key may itself be computed, e.g. {"$t": {"$logic": {"cat": ["screens.", …]}}}.
+    const key = typeof value.$t === 'string' ? value.$t : resolveValue(value.$t, scope, `${path}/$t`);
     const values = isPlainObject(value.values)
       ? (resolveValue(value.values, scope, `${path}/values`) as Record<string, unknown>)
       : undefined;
-    const text = scope.translate(scope.locale, value.$t, values);
-    if (text === value.$t) scope.missing.push({ key: value.$t, path });
+    const text = scope.translate(scope.locale, String(key), values);
+    if (text === String(key)) scope.missing.push({ key: String(key), path });
     return text;
   }
   if (typeof value.$bind === 'string') {

@@ -117,8 +117,9 @@ describe('Screen', () => {
     expect(view.getByRole('status', { name: 'Loading…' })).toHaveAttribute('aria-busy', 'true');
     expect(await view.findByText('List your property')).toBeInTheDocument();
     expect(view.getByText('It takes 30 minutes')).toBeInTheDocument();
-    expect(document.title).toBe('Sign up');
-    expect(shell.setFooterHidden).toHaveBeenCalledWith(true);
+    // Title and footer flag are set in an effect after the widgets are drawn.
+    await waitFor(() => expect(document.title).toBe('Sign up'));
+    await waitFor(() => expect(shell.setFooterHidden).toHaveBeenCalledWith(true));
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up');
   });
 

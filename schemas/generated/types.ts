@@ -103,6 +103,10 @@ export type OtpPurpose = 'sign_up' | 'login';
  */
 export type CountryIsoCode1 = string;
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode2 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
@@ -147,7 +151,7 @@ export type JsonLogic3 = {} | boolean;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode2 = string;
+export type CountryIsoCode3 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -532,10 +536,13 @@ export interface Lead {
    */
   updated_at: string;
   /**
-   * Every section that exists, keyed by checklist task (only basic_info so far); a never-saved section has version 0 and data {}.
+   * Every section that exists, keyed by checklist task (basic_info, contact_info, amenities, room_categories so far); a never-saved section has version 0 and data {}.
    */
   sections: {
     basic_info?: LeadSection;
+    contact_info?: LeadSection;
+    amenities?: LeadSection;
+    room_categories?: LeadSection;
   };
   checklist: Checklist;
 }
@@ -584,7 +591,7 @@ export interface LeadResult {
   lead: Lead;
 }
 /**
- * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info so far) answers 404 ONB_SECTION_NOT_FOUND.
+ * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info, contact_info, amenities and room_categories so far) answers 404 ONB_SECTION_NOT_FOUND.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "LeadSectionParams".
@@ -711,6 +718,20 @@ export interface ScreenQuery {
   [k: string]: unknown;
 }
 /**
+ * data of the amenities section (SPEC §1 amenities). Optional in a draft; a final save (draft false) needs amenities (missing or empty → 400 'This field is required' field amenities) holding every amenity of the catalogue marked mandatory (otherwise 400 ONB_MANDATORY_AMENITIES 'Please select every mandatory amenity' field amenities). null clears it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AmenitiesData".
+ */
+export interface AmenitiesData {
+  /**
+   * The amenities the property offers: values of amenities[].value in bff/screens/data/amenities.json, each at most once. A value outside the catalogue → 400 'Invalid Input' field amenities, in a draft too.
+   *
+   * @maxItems 200
+   */
+  amenities?: string[];
+}
+/**
  * data of the basic_info section (SPEC §3 basicInfo). Every field is optional in a draft; a final save (draft false) needs title, total_rooms, available_floors and frontdesk_phone (missing → 400 'This field is required' with field). null clears a field.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -738,6 +759,60 @@ export interface BasicInfoData {
    */
   frontdesk_phone?: string;
   frontdesk_phone_country?: CountryIsoCode1;
+}
+/**
+ * data of the contact_info section (SPEC §1 contact info): the person guests and the onboarding team reach. Every field is optional in a draft; a final save (draft false) needs contact_name, contact_email and contact_phone (missing → 400 'This field is required' with field). null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContactInfoData".
+ */
+export interface ContactInfoData {
+  /**
+   * Name of the contact person.
+   */
+  contact_name?: string;
+  /**
+   * E-mail address of the contact person, stored without surrounding spaces. A draft keeps an address that is not valid yet as typed; a final save refuses it with 400 field contact_email 'Please enter the correct email ID' (SPEC §8).
+   */
+  contact_email?: string;
+  /**
+   * Phone number of the contact person, international or national (read in contact_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field contact_phone 'Please enter the correct phone number'.
+   */
+  contact_phone?: string;
+  contact_phone_country?: CountryIsoCode2;
+}
+/**
+ * data of the room_categories section (SPEC §1 room categories). Optional in a draft; a final save (draft false) needs at least one category (missing or empty → 400 'This field is required' field room_categories), a name and a count in every category (same answer), basic info's total_rooms (missing → 400 ONB_BASIC_INFO_FIRST field room_categories) and counts adding up to it (otherwise 400 ONB_ROOM_COUNT_MISMATCH field room_categories, 'The room counts add up to {{sum}}, but the property has {{total}} rooms'). null clears it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RoomCategoriesData".
+ */
+export interface RoomCategoriesData {
+  /**
+   * The kinds of room, in the owner's order (0–20).
+   *
+   * @maxItems 20
+   */
+  room_categories?: RoomCategory[];
+}
+/**
+ * One kind of room and how many the property has. A draft may hold a category not filled in yet (a name without count, or the reverse; a null inside a category counts as not given); a final save needs both, with a name that is not blank.
+ *
+ * This interface was referenced by `RoomCategoriesData`'s JSON-Schema
+ * via the `definition` "RoomCategory".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RoomCategory".
+ */
+export interface RoomCategory {
+  /**
+   * Name of the category, e.g. 'Deluxe double' (1–60 characters on a final save).
+   */
+  name?: string;
+  /**
+   * Rooms of this category.
+   */
+  count?: number;
 }
 /**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
@@ -1142,7 +1217,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode2;
+  default_country?: CountryIsoCode3;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */
@@ -1197,229 +1272,28 @@ export interface ItemListContents {
    * @minItems 1
    * @maxItems 6
    */
-  fields:
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ]
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ]
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ]
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ]
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ]
-    | [
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        },
-        {
-          key: string;
-          kind: 'text' | 'number';
-          label: string;
-          max_length?: number;
-          min?: number;
-          max?: number;
-          required_message?: string;
-          invalid_message?: string;
-        }
-      ];
+  fields: [
+    {
+      key: string;
+      kind: 'text' | 'number';
+      label: string;
+      max_length?: number;
+      min?: number;
+      max?: number;
+      required_message?: string;
+      invalid_message?: string;
+    },
+    ...{
+      key: string;
+      kind: 'text' | 'number';
+      label: string;
+      max_length?: number;
+      min?: number;
+      max?: number;
+      required_message?: string;
+      invalid_message?: string;
+    }[]
+  ];
   total?: {
     /**
      * Number key summed over the items.

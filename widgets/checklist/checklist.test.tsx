@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ChecklistContents } from '../../schemas/generated/types';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
@@ -75,7 +75,7 @@ describe('Checklist', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Edit Address' }));
     expect(screen.getByRole('button', { name: 'Edit Basic info' })).toBeDisabled();
     finish(true);
-    expect(await screen.findByRole('button', { name: 'Edit Basic info' })).toBeEnabled();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit Basic info' })).toBeEnabled());
   });
 
   it('says when every task is complete and shows no pending section', () => {
