@@ -26,6 +26,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}', 'widgets/**/*.test.{ts,tsx}'],
           setupFiles: ['renderer/test-setup.ts'],
+          // userEvent typing in jsdom is slow on a busy 2-core machine; 5 s is too tight there.
+          testTimeout: 20000,
           sequence: { groupOrder: 1 },
         },
       },

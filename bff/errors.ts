@@ -19,6 +19,29 @@ export const errorDefinitions = {
     message: 'Please enter the correct phone number',
     field: 'phone',
   },
+  ONB_INVALID_EMAIL: {
+    status: 400,
+    key: 'errors.email_invalid',
+    message: 'Please enter the correct email ID',
+  },
+  ONB_MANDATORY_AMENITIES: {
+    status: 400,
+    key: 'errors.mandatory_amenities',
+    message: 'Please select every mandatory amenity',
+    field: 'amenities',
+  },
+  ONB_ROOM_COUNT_MISMATCH: {
+    status: 400,
+    key: 'errors.room_count_mismatch',
+    message: 'The room counts add up to {{sum}}, but the property has {{total}} rooms',
+    field: 'room_categories',
+  },
+  ONB_BASIC_INFO_FIRST: {
+    status: 400,
+    key: 'errors.basic_info_first',
+    message: 'Please fill in basic info first',
+    field: 'room_categories',
+  },
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',

@@ -57,6 +57,69 @@ test('an owner adds a property, fills basic info with drafts kept across a reloa
   await expect(page).toHaveURL(new RegExp(`/task\\?property_unique_id=${id}$`));
 });
 
+test('an owner completes contact info, amenities and room categories with the spec rules enforced', async ({
+  page,
+  request,
+}) => {
+  await signUp(page, request);
+  const id = await addHotel(page, 'Harbour Inn');
+  const open = async (task: string) => {
+    await page.goto(`/propertyOnboard/task/details?property_unique_id=${id}&task=${task}`);
+  };
+
+  // Basic info first: room categories are checked against its total rooms.
+  await open('basic_info');
+  await page.getByLabel('Total rooms').fill('10');
+  await page.getByLabel('Available floors').fill('2');
+  await page.getByLabel('Front desk phone number').fill('98765 43210');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('11% complete')).toBeVisible();
+
+  await open('contact_info');
+  await page.getByLabel('Contact name').fill('Asha Rao');
+  await page.getByLabel('E-mail').fill('asha@example');
+  await page.getByLabel('Contact phone number').fill('98765 43211');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('Please enter the correct email ID').first()).toBeVisible();
+  await page.getByLabel('E-mail').fill('asha@example.com');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('22% complete')).toBeVisible();
+
+  await open('amenities');
+  await page.getByRole('checkbox', { name: /^Wi-Fi/ }).check();
+  await page.getByRole('checkbox', { name: /^Parking/ }).check();
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('Please select every mandatory amenity').first()).toBeVisible();
+  for (const name of ['Hot water', 'Clean linen and towels', 'Fire extinguisher', 'First-aid kit']) {
+    await page.getByRole('checkbox', { name: new RegExp(`^${name}`) }).check();
+  }
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('33% complete')).toBeVisible();
+
+  await open('room_categories');
+  await page.getByRole('button', { name: 'Add a room category' }).click();
+  await page.getByLabel('Category name').first().fill('Deluxe');
+  await page.getByLabel('Number of rooms').first().fill('6');
+  await page.getByRole('button', { name: 'Add a room category' }).click();
+  await page.getByLabel('Category name').nth(1).fill('Standard');
+  await page.getByLabel('Number of rooms').nth(1).fill('3');
+  await expect(page.getByText('9 of 10 rooms')).toBeVisible();
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(
+    page.getByText('The room counts add up to 9, but the property has 10 rooms').first(),
+  ).toBeVisible();
+  await page.getByLabel('Number of rooms').nth(1).fill('4');
+  await page.reload();
+  // The draft kept the change across the reload.
+  await expect(page.getByLabel('Number of rooms').nth(1)).toHaveValue('4');
+  await page.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(page.getByText('44% complete')).toBeVisible();
+  const completed = page.getByRole('region', { name: 'Completed Tasks' });
+  for (const task of ['Basic info', 'Contact info', 'Amenities', 'Room categories']) {
+    await expect(completed.getByText(task, { exact: true })).toBeVisible();
+  }
+});
+
 test('another owner cannot open a property that is not theirs', async ({ browser, page, request }) => {
   await signUp(page, request);
   const id = await addHotel(page, 'Private Lodge');

@@ -31,13 +31,15 @@ import type {
 } from '../../schemas/generated/types';
 import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
+import amenities from './data/amenities.json' with { type: 'json' };
 
 /**
  * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
- * `catalogue` (`catalogue.property_types`, `catalogue.property_sub_types`: bff/screens/data/property-types.json). Catalogue entries may hold `{"$t": key}` labels, which are
+ * `catalogue` (`catalogue.property_types`, `catalogue.property_sub_types`: bff/screens/data/property-types.json;
+ * `catalogue.amenities`: bff/screens/data/amenities.json). Catalogue entries may hold `{"$t": key}` labels, which are
  * translated when bound; nothing else that is bound is interpreted.
  */
-export const screenData = { languages, catalogue: propertyTypes };
+export const screenData = { languages, catalogue: { ...propertyTypes, ...amenities } };
 
 /** What a screen may read (DESIGN: `{ global_info, flags, user, lead, locale, brand }`). */
 export interface ScreenContext {
@@ -124,12 +126,14 @@ interface ResolveScope {
 function resolveValue(value: unknown, scope: ResolveScope, path: string): unknown {
   if (Array.isArray(value)) return value.map((v, i) => resolveValue(v, scope, `${path}/${i}`));
   if (!isPlainObject(value)) return value;
-  if (typeof value.$t === 'string') {
+  if ('$t' in value) {
+    // The key may itself be computed, e.g. {"$t": {"$logic": {"cat": ["screens.", …]}}}.
+    const key = typeof value.$t === 'string' ? value.$t : resolveValue(value.$t, scope, `${path}/$t`);
     const values = isPlainObject(value.values)
       ? (resolveValue(value.values, scope, `${path}/values`) as Record<string, unknown>)
       : undefined;
-    const text = scope.translate(scope.locale, value.$t, values);
-    if (text === value.$t) scope.missing.push({ key: value.$t, path });
+    const text = scope.translate(scope.locale, String(key), values);
+    if (text === String(key)) scope.missing.push({ key: String(key), path });
     return text;
   }
   if (typeof value.$bind === 'string') {

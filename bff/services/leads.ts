@@ -10,7 +10,8 @@ import type {
   SaveLeadSectionBody,
 } from '../../schemas/generated/types';
 import type { Database, LeadRow, LeadSectionRow } from '../db/schema';
-import { onboardError } from '../errors';
+import { onboardError, type OnboardError } from '../errors';
+import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { normalisePhone } from './otp';
 
@@ -33,24 +34,112 @@ export type ChecklistTask = (typeof CHECKLIST_TASKS)[number];
 /** The only lead status so far (SPEC §4 lead tags: In Progress). */
 export const LEAD_STATUS_IN_PROGRESS = 'IN_PROGRESS' as const;
 
-/** What a section that can be saved needs: its data schema, its required fields, its phone fields. */
-interface SectionDefinition {
+/** The stored data of a lead's sections, for rules that read another section (`{}` when never saved). */
+export interface SectionContext {
+  sectionData(section: ChecklistTask): Record<string, unknown>;
+}
+
+/** A rule of a section: the error to answer with when `data` breaks it, else undefined. */
+export type SectionRule = (
+  data: Record<string, unknown>,
+  context: SectionContext,
+) => OnboardError | undefined;
+
+/**
+ * What a section that can be saved declares; {@link normaliseSectionData} applies it in this order:
+ * nulls dropped, e-mail fields, the schema, phone fields, `check`, `required`, `finalCheck`.
+ */
+export interface SectionDefinition {
   /** `$id` of the schema of the section's data (schemas/api/sections/). */
   schemaId: string;
-  /** Fields a final save (draft false) needs, in form order (the first missing one is reported). */
+  /**
+   * Fields a final save (draft false) needs, in form order (the first missing one is reported). An empty
+   * string or an empty array counts as missing.
+   */
   required: readonly string[];
   /** Fields holding a phone number: parsed with libphonenumber-js and stored in E.164. */
   phoneFields: readonly string[];
+  /** Fields holding an e-mail address: trimmed, and checked with the schema's `email` format. */
+  emailFields: readonly string[];
+  /** Other sections whose stored data `check` and `finalCheck` read through the context. */
+  reads?: readonly ChecklistTask[];
+  /** Rules every save (drafts too) must pass, e.g. values from a catalogue. */
+  check?: SectionRule;
+  /**
+   * Rules of a final save beyond the required fields (run only when none is missing), e.g. mandatory
+   * amenities. A draft keeps a completed section completed only while it still passes them.
+   */
+  finalCheck?: SectionRule;
 }
 
-/** The sections that exist (only basic_info so far); any other section answers 404. */
-export const SECTION_DEFINITIONS: Readonly<Record<string, SectionDefinition>> = {
+/** The amenity catalogue's values (bff/screens/data/amenities.json, shared with the screens). */
+const AMENITY_VALUES: ReadonlySet<string> = new Set(amenityCatalogue.amenities.map((a) => a.value));
+
+/** The amenities a final save of the amenities section must hold (catalogue entries with mandatory true). */
+export const MANDATORY_AMENITIES: readonly string[] = amenityCatalogue.amenities
+  .filter((a) => 'mandatory' in a && a.mandatory === true)
+  .map((a) => a.value);
+
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+
+/** A room category as a draft may hold it (schemas/api/sections/room-categories.schema.json). */
+type DraftRoomCategory = { name?: string; count?: number };
+
+/** The sections that exist; any other section answers 404. */
+export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, SectionDefinition>>> = {
   basic_info: {
     schemaId: 'api/sections/basic-info.schema.json',
     required: ['title', 'total_rooms', 'available_floors', 'frontdesk_phone'],
     phoneFields: ['frontdesk_phone'],
+    emailFields: [],
+  },
+  contact_info: {
+    schemaId: 'api/sections/contact-info.schema.json',
+    required: ['contact_name', 'contact_email', 'contact_phone'],
+    phoneFields: ['contact_phone'],
+    emailFields: ['contact_email'],
+  },
+  amenities: {
+    schemaId: 'api/sections/amenities.schema.json',
+    required: ['amenities'],
+    phoneFields: [],
+    emailFields: [],
+    check: (data) =>
+      stringsOf(data.amenities).every((a) => AMENITY_VALUES.has(a))
+        ? undefined
+        : onboardError('ONB_INVALID_INPUT', { field: 'amenities' }),
+    finalCheck: (data) => {
+      const chosen = new Set(stringsOf(data.amenities));
+      return MANDATORY_AMENITIES.every((a) => chosen.has(a))
+        ? undefined
+        : onboardError('ONB_MANDATORY_AMENITIES');
+    },
+  },
+  room_categories: {
+    schemaId: 'api/sections/room-categories.schema.json',
+    required: ['room_categories'],
+    phoneFields: [],
+    emailFields: [],
+    reads: ['basic_info'],
+    // The counts must add up to basic info's total_rooms (the item_list widget checks the same on submit).
+    finalCheck: (data, context) => {
+      const categories = data.room_categories as DraftRoomCategory[];
+      if (categories.some((c) => !c.name?.trim() || c.count === undefined))
+        return onboardError('ONB_FIELD_REQUIRED', { field: 'room_categories' });
+      const total = context.sectionData('basic_info').total_rooms;
+      if (typeof total !== 'number') return onboardError('ONB_BASIC_INFO_FIRST');
+      const sum = categories.reduce((s, c) => s + (c.count ?? 0), 0);
+      return sum === total ? undefined : onboardError('ONB_ROOM_COUNT_MISMATCH', { values: { sum, total } });
+    },
   },
 };
+
+/** The definition of `section`, or undefined when no such section exists (also for `__proto__`). */
+function definitionOf(section: string): SectionDefinition | undefined {
+  return Object.hasOwn(SECTION_DEFINITIONS, section)
+    ? SECTION_DEFINITIONS[section as ChecklistTask]
+    : undefined;
+}
 
 /** Upper-case base32 without the ambiguous I, L, O and U (Crockford's alphabet): 32 characters. */
 export const PROPERTY_ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -67,6 +156,7 @@ export function newPropertyUniqueId(): string {
 }
 
 const ajv = createAjv();
+const isEmail = ajv.compile({ type: 'string', format: 'email' });
 const validators = new Map<string, ValidateFunction>();
 function sectionValidator(def: SectionDefinition): ValidateFunction {
   let v = validators.get(def.schemaId);
@@ -160,11 +250,13 @@ export interface LeadService {
    * version + 1 (a basic_info title also becomes the lead's title), in one conditional statement so two concurrent saves of one version cannot both win.
    * Phone fields are stored in E.164, read as national numbers of `country` (ISO2) when not international.
    * A final save (draft false) completes the section; a draft keeps it completed only while the data
-   * still has every required field.
+   * still passes the final rules. A completed section whose final rules read the saved one (room_categories
+   * reads basic_info's total_rooms) stops being completed when it no longer passes them (its version stays).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_SECTION_NOT_FOUND (404) unknown section;
    *   ONB_INVALID_INPUT (400, field) data breaking the section's schema; ONB_INVALID_PHONE (400, field
-   *   = the phone field); ONB_FIELD_REQUIRED (400, field) a final save missing a required field;
-   *   ONB_VERSION_CONFLICT (409) `body.version` is not the stored version (nothing is saved).
+   *   = the phone field) and ONB_INVALID_EMAIL (400, field) on a final save; ONB_FIELD_REQUIRED (400,
+   *   field) a final save missing a required field; the section's `finalCheck` error on a final save
+   *   (ONB_MANDATORY_AMENITIES, ONB_ROOM_COUNT_MISMATCH, ONB_BASIC_INFO_FIRST); ONB_VERSION_CONFLICT (409) `body.version` is not the stored version (nothing is saved).
    */
   saveSection(
     userId: string,
@@ -190,25 +282,72 @@ function checkCreateBody(body: CreateLeadBody): string {
   return title;
 }
 
+/** `value` without null values: at the top (null = cleared) and in objects inside arrays (null = not given). */
+function withoutNulls(input: Record<string, unknown>): Record<string, unknown> {
+  const drop = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    !!v && typeof v === 'object' && !Array.isArray(v);
+  return Object.fromEntries(
+    Object.entries(drop(input)).map(([k, v]) => [
+      k,
+      Array.isArray(v) ? v.map((item: unknown) => (isObject(item) ? drop(item) : item)) : v,
+    ]),
+  );
+}
+
+const isMissing = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** What {@link normaliseSectionData} makes of a save's data. */
+interface NormalisedSection {
+  /** The data to store. */
+  data: Record<string, unknown>;
+  /** Whether the data passes every rule of a final save. */
+  complete: boolean;
+  /** Why it does not (the first missing required field, else the finalCheck's error). */
+  finalError?: OnboardError;
+}
+
 /**
- * Checks and normalises section data: `null` values mean "cleared" and are dropped; the section's schema;
- * then phone fields to E.164, read in the country of `<field>_country` when given, else `country`.
- * A phone that is not valid yet is kept as typed in a draft (so the rest of the draft is saved and the
- * owner loses nothing) but counts as missing; a final save refuses it.
- * Returns the data to store and whether it has every field a final save needs.
- * @throws ONB_INVALID_INPUT (field) when the data breaks the schema; ONB_INVALID_PHONE (field) on a final save.
+ * Checks and normalises section data by the section's definition: `null` values mean "cleared" and are
+ * dropped; e-mail fields trimmed; the section's schema; phone fields to E.164, read in the country of
+ * `<field>_country` when given, else `country`; the definition's `check`; then the final rules
+ * (`required`, `finalCheck`) decide `complete`.
+ * A phone or e-mail that is not valid yet is kept as typed in a draft (so the rest of the draft is saved
+ * and the owner loses nothing) but counts as missing; a final save refuses it.
+ * @throws ONB_INVALID_INPUT (field) when the data breaks the schema; ONB_INVALID_PHONE / ONB_INVALID_EMAIL
+ *   (field) on a final save; whatever `check` answers.
  */
 function normaliseSectionData(
   def: SectionDefinition,
   input: Record<string, unknown>,
   country: string,
   draft: boolean,
-): { data: Record<string, unknown>; complete: boolean; missing?: string } {
-  const data = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null));
+  context: SectionContext,
+): NormalisedSection {
+  const data = withoutNulls(input);
+  const unfinished = new Set<string>();
+  // An e-mail still being typed is set aside while the schema (format email) checks the rest.
+  const asTyped: Record<string, string> = {};
+  for (const f of def.emailFields) {
+    const v = data[f];
+    if (typeof v !== 'string') continue;
+    const trimmed = v.trim();
+    if (trimmed === '') {
+      delete data[f];
+      continue;
+    }
+    data[f] = trimmed;
+    if (trimmed.length > 254 || isEmail(trimmed)) continue;
+    if (!draft) throw onboardError('ONB_INVALID_EMAIL', { field: f });
+    asTyped[f] = trimmed;
+    unfinished.add(f);
+    delete data[f];
+  }
   const validate = sectionValidator(def);
   if (!validate(data)) throw onboardError('ONB_INVALID_INPUT', { field: fieldOf(validate.errors) });
-  const out: Record<string, unknown> = { ...data };
-  const unfinished = new Set<string>();
+  const out: Record<string, unknown> = { ...data, ...asTyped };
   for (const f of def.phoneFields) {
     const v = out[f];
     if (typeof v !== 'string') continue;
@@ -222,10 +361,13 @@ function normaliseSectionData(
     else if (draft) unfinished.add(f);
     else throw onboardError('ONB_INVALID_PHONE', { field: f });
   }
-  const missing = def.required.find(
-    (f) => out[f] === undefined || out[f] === null || out[f] === '' || unfinished.has(f),
-  );
-  return { data: out, complete: missing === undefined, ...(missing ? { missing } : {}) };
+  const invalid = def.check?.(out, context);
+  if (invalid) throw invalid;
+  const missing = def.required.find((f) => isMissing(out[f]) || unfinished.has(f));
+  const finalError = missing
+    ? onboardError('ONB_FIELD_REQUIRED', { field: missing })
+    : def.finalCheck?.(out, context);
+  return { data: out, complete: finalError === undefined, ...(finalError ? { finalError } : {}) };
 }
 
 /** Creates the lead service over `db`; `now` (ms since the epoch) stamps created_at / updated_at. */
@@ -325,10 +467,27 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
     async saveSection(userId, propertyUniqueId, section, body, country) {
       const lead = await findRow(userId, propertyUniqueId);
       if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
-      const def = Object.hasOwn(SECTION_DEFINITIONS, section) ? SECTION_DEFINITIONS[section] : undefined;
+      const def = definitionOf(section);
       if (!def) throw onboardError('ONB_SECTION_NOT_FOUND');
-      const { data, complete, missing } = normaliseSectionData(def, body.data, country, body.draft);
-      if (!body.draft && missing) throw onboardError('ONB_FIELD_REQUIRED', { field: missing });
+      const others = def.reads?.length
+        ? await db
+            .selectFrom('lead_sections')
+            .select(['section', 'data'])
+            .where('lead_id', '=', lead.id)
+            .where('section', 'in', [...def.reads])
+            .execute()
+        : [];
+      const context: SectionContext = {
+        sectionData: (name) => others.find((o) => o.section === name)?.data ?? {},
+      };
+      const { data, complete, finalError } = normaliseSectionData(
+        def,
+        body.data,
+        country,
+        body.draft,
+        context,
+      );
+      if (!body.draft && finalError) throw finalError;
 
       const t = new Date(now());
       const json = JSON.stringify(data);
@@ -374,9 +533,32 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
           .execute();
         const all = await trx
           .selectFrom('lead_sections')
-          .select(['section', 'completed'])
+          .select(['section', 'data', 'completed'])
           .where('lead_id', '=', lead.id)
           .execute();
+        // A completed section whose final rules read this one (room counts ↔ total_rooms) is re-checked
+        // against the data just saved; it stops being completed when it no longer passes. Its version
+        // stays, so a form open on it does not meet a conflict.
+        const stored: SectionContext = {
+          sectionData: (name) => all.find((s) => s.section === name)?.data ?? {},
+        };
+        for (const row of all) {
+          const dependent = definitionOf(row.section);
+          if (
+            !row.completed ||
+            !dependent?.finalCheck ||
+            !dependent.reads?.includes(section as ChecklistTask)
+          )
+            continue;
+          if (!dependent.finalCheck(row.data, stored)) continue;
+          await trx
+            .updateTable('lead_sections')
+            .set({ completed: false })
+            .where('lead_id', '=', lead.id)
+            .where('section', '=', row.section)
+            .execute();
+          row.completed = false;
+        }
         return { section: toSection(saved), checklist: checklistOf(all) };
       });
     },

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createStore } from 'jotai';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetEnvelope } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
+import { formErrorsAtom } from '../state/atoms';
+import { dispatch } from './dispatcher';
 import { findFieldRules, validateField, visibleOptions, type FieldRules } from './field-validation';
 
 const t = (key: string, values?: Record<string, unknown>) => i18n.t(key, values);
@@ -101,5 +104,235 @@ describe('choice fields', () => {
     >[0];
     expect(visibleOptions(rules, { property_type: 'holiday_home' }).map((o) => o.value)).toEqual(['villa']);
     expect(visibleOptions(rules, {})).toEqual([]);
+  });
+});
+
+const amenitiesWidget: WidgetEnvelope = {
+  id: 'amenities',
+  widget_type: 'multi_choice',
+  contents: {
+    field: 'amenities',
+    label: 'Amenities',
+    mandatory_label: 'Mandatory',
+    mandatory_message: 'Please select every mandatory amenity',
+    options: [
+      { value: 'wifi', label: 'Wi-Fi', group: 'Essentials', mandatory: true },
+      { value: 'tv', label: 'TV', group: 'Essentials' },
+      { value: 'first_aid', label: 'First aid kit', group: 'Safety', mandatory: true },
+    ],
+  },
+};
+
+const roomsWidget: WidgetEnvelope = {
+  id: 'rooms',
+  widget_type: 'item_list',
+  contents: {
+    field: 'room_categories',
+    label: 'Room categories',
+    item_label: 'Category {{n}}',
+    add_label: 'Add',
+    remove_label: 'Remove',
+    min_items: 1,
+    min_items_message: 'Please add at least one room category',
+    fields: [
+      {
+        key: 'name',
+        kind: 'text',
+        label: 'Name',
+        max_length: 60,
+        required_message: 'Please name every category',
+      },
+      {
+        key: 'count',
+        kind: 'number',
+        label: 'Rooms',
+        min: 1,
+        max: 1000,
+        required_message: 'Please enter the number of rooms',
+        invalid_message: 'Rooms: a whole number from 1 to 1000',
+      },
+    ],
+    total: {
+      key: 'count',
+      label: '{{total}} of {{expected}} rooms',
+      expected: 24,
+      mismatch_message: 'The room counts add up to {{total}}, but the property has {{expected}} rooms',
+    },
+  },
+};
+
+describe('multi_choice fields', () => {
+  const rules = findFieldRules([amenitiesWidget], 'amenities') as FieldRules;
+
+  it('are found by their options with mandatory texts and tagged kind multi_choice', () => {
+    expect(rules).toMatchObject({ kind: 'multi_choice', field: 'amenities' });
+  });
+
+  it('need every mandatory value selected (mandatory_message), even when empty and not required', () => {
+    expect(validateField(rules, undefined, {}, t)).toBe('Please select every mandatory amenity');
+    expect(validateField(rules, [], {}, t)).toBe('Please select every mandatory amenity');
+    expect(validateField(rules, ['wifi', 'tv'], {}, t)).toBe('Please select every mandatory amenity');
+    expect(validateField(rules, ['wifi', 'first_aid'], {}, t)).toBeUndefined();
+    expect(validateField(rules, ['wifi', 'tv', 'first_aid'], {}, t)).toBeUndefined();
+  });
+
+  it("falls back to 'Please select every mandatory option' without mandatory_message", () => {
+    const { mandatory_message: _m, ...rest } = rules as Extract<FieldRules, { kind: 'multi_choice' }>;
+    expect(validateField({ ...rest, kind: 'multi_choice' }, ['tv'], {}, t)).toBe(
+      'Please select every mandatory option',
+    );
+  });
+
+  it('with required need at least one value (required_message, else a default)', () => {
+    const optional: FieldRules = {
+      kind: 'multi_choice',
+      field: 'languages',
+      required: true,
+      options: [
+        { value: 'en', label: 'English' },
+        { value: 'ar', label: 'Arabic' },
+      ],
+    };
+    expect(validateField(optional, [], {}, t)).toBe('Please select at least one option');
+    expect(validateField({ ...optional, required_message: 'Pick a language' }, undefined, {}, t)).toBe(
+      'Pick a language',
+    );
+    expect(validateField(optional, ['ar'], {}, t)).toBeUndefined();
+    expect(validateField({ ...optional, required: false }, [], {}, t)).toBeUndefined();
+  });
+
+  it('refuse values that are not among the options, and a value that is not an array', () => {
+    expect(validateField(rules, ['wifi', 'first_aid', 'spa'], {}, t)).toBe(
+      'Please choose one of the options',
+    );
+    expect(validateField(rules, 'wifi', {}, t)).toBe('Invalid Input');
+  });
+
+  it('without any mandatory marker are found as choice but an array value is still checked as several', () => {
+    const plain: WidgetEnvelope = {
+      id: 'langs',
+      widget_type: 'multi_choice',
+      contents: { field: 'langs', label: 'Languages', options: [{ value: 'en', label: 'English' }] },
+    };
+    const found = findFieldRules([plain], 'langs') as FieldRules;
+    expect(validateField(found, ['en'], {}, t)).toBeUndefined();
+    expect(validateField(found, ['xx'], {}, t)).toBe('Please choose one of the options');
+  });
+});
+
+describe('item_list fields', () => {
+  const rules = findFieldRules([roomsWidget], 'room_categories') as FieldRules;
+  const good = [
+    { name: 'Deluxe', count: 20 },
+    { name: 'Suite', count: 4 },
+  ];
+
+  it('are found by their fields and item_label and tagged kind item_list', () => {
+    expect(rules).toMatchObject({ kind: 'item_list', field: 'room_categories' });
+  });
+
+  it('accept items whose fields are valid and whose total equals total.expected', () => {
+    expect(validateField(rules, good, {}, t)).toBeUndefined();
+  });
+
+  it('need min_items (min_items_message, else a default with the count)', () => {
+    expect(validateField(rules, [], {}, t)).toBe('Please add at least one room category');
+    expect(validateField(rules, undefined, {}, t)).toBe('Please add at least one room category');
+    const { min_items_message: _m, ...rest } = rules as Extract<FieldRules, { kind: 'item_list' }>;
+    expect(validateField({ ...rest, kind: 'item_list', min_items: 2 }, [good[0]], {}, t)).toBe(
+      'Please add at least 2 items',
+    );
+  });
+
+  it("need each item's text (required_message) within max_length", () => {
+    expect(validateField(rules, [{ count: 20 }, { name: 'Suite', count: 4 }], {}, t)).toBe(
+      'Please name every category',
+    );
+    expect(validateField(rules, [{ name: '  ', count: 24 }], {}, t)).toBe('Please name every category');
+    expect(validateField(rules, [{ name: 'x'.repeat(61), count: 24 }], {}, t)).toBe(
+      'Please enter at most 60 characters',
+    );
+  });
+
+  it("need each item's number: present (required_message), whole, within min / max (invalid_message)", () => {
+    expect(validateField(rules, [{ name: 'Deluxe' }], {}, t)).toBe('Please enter the number of rooms');
+    for (const bad of [0, 1001, 2.5, 'twelve']) {
+      expect(validateField(rules, [{ name: 'Deluxe', count: bad }], {}, t)).toBe(
+        'Rooms: a whole number from 1 to 1000',
+      );
+    }
+    const plain = {
+      kind: 'item_list' as const,
+      field: 'x',
+      fields: [{ key: 'count', kind: 'number' as const, label: 'Rooms', min: 1, max: 10 }] as [
+        { key: string; kind: 'number'; label: string; min: number; max: number },
+      ],
+    };
+    expect(validateField(plain, [{ count: 11 }], {}, t)).toBe('Enter a whole number between 1 and 10');
+    expect(validateField(plain, [{}], {}, t)).toBe('This field is required');
+  });
+
+  it('need the total to equal total.expected (mismatch_message with {{total}} and {{expected}} filled)', () => {
+    expect(validateField(rules, [{ name: 'Deluxe', count: 20 }], {}, t)).toBe(
+      'The room counts add up to 20, but the property has 24 rooms',
+    );
+    const r = rules as Extract<FieldRules, { kind: 'item_list' }>;
+    const noMessage = { ...r, total: { key: 'count', label: '{{total}}', expected: 24 } };
+    expect(validateField(noMessage, [{ name: 'Deluxe', count: 20 }], {}, t)).toBe(
+      'The total is 20, but it must be 24',
+    );
+    const noExpected = { ...r, total: { key: 'count', label: '{{total}}' } };
+    expect(validateField(noExpected, [{ name: 'Deluxe', count: 20 }], {}, t)).toBeUndefined();
+  });
+
+  it('refuse more than max_items and a value that is not an array', () => {
+    const r = rules as Extract<FieldRules, { kind: 'item_list' }>;
+    expect(validateField({ ...r, max_items: 1 }, good, {}, t)).toBe('Please add at most 1 item');
+    expect(validateField(rules, { name: 'Deluxe' }, {}, t)).toBe('Invalid Input');
+  });
+});
+
+describe('server field errors on lists and multiple choices', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([
+    [
+      'room_categories',
+      'ONB_ROOM_COUNT_MISMATCH',
+      'The room counts add up to 20, but the property has 24 rooms',
+    ],
+    ['amenities', 'ONB_MANDATORY_AMENITIES', 'Please select every mandatory amenity'],
+  ])('a 400 on %s goes under the widget that binds it, not to a toast', async (field, code, message) => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(
+        async () =>
+          new Response(JSON.stringify({ success: false, error: { code, message, field } }), {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const store = createStore();
+    const toast = vi.fn();
+    const ok = await dispatch([{ type: 'submit', endpoint: '/x', method: 'PUT' }], {
+      screenId: 'task',
+      store,
+      host: {
+        navigate: vi.fn(),
+        goBack: vi.fn(),
+        toast,
+        signOut: vi.fn(async () => true),
+        sessionStarted: vi.fn(),
+        setLanguage: vi.fn(async () => undefined),
+        setFooterHidden: vi.fn(),
+      },
+      getWidgets: () => [amenitiesWidget, roomsWidget],
+      refresh: vi.fn(),
+      t,
+    });
+    expect(ok).toBe(false);
+    expect(store.get(formErrorsAtom).task?.[field]).toBe(message);
+    expect(toast).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,11 @@
 import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
-import type { ChoiceContents, InputContents, WidgetEnvelope } from '../../schemas/generated/types';
+import type {
+  ChoiceContents,
+  InputContents,
+  ItemListContents,
+  MultiChoiceContents,
+  WidgetEnvelope,
+} from '../../schemas/generated/types';
 import { evaluateCondition } from './logic';
 
 /** A translate function: key (e.g. 'shell.validation.required') and interpolation values → text. */
@@ -38,8 +44,40 @@ export type OptionRules = Pick<
   max_length?: undefined;
 };
 
-/** The rules a field declares: a typed field ({@link InputRules}) or one chosen among options ({@link OptionRules}). */
-export type FieldRules = InputRules | OptionRules;
+/** Fields the rules of a whole-value kind never carry (they are checked by the kind itself). */
+interface NoTypedRules {
+  required_when?: undefined;
+  invalid_message?: undefined;
+  pattern?: undefined;
+  max_length?: undefined;
+}
+
+/**
+ * The rules of an array field picked among options (the validation part of MultiChoiceContents,
+ * schemas/widgets/multi_choice.schema.json), tagged `kind: 'multi_choice'` by {@link findFieldRules}.
+ */
+export type MultiOptionRules = Pick<
+  MultiChoiceContents,
+  'field' | 'required' | 'required_message' | 'options' | 'mandatory_message'
+> &
+  NoTypedRules & { kind: 'multi_choice' };
+
+/**
+ * The rules of a list of items (the validation part of ItemListContents, schemas/widgets/item_list.schema.json),
+ * tagged `kind: 'item_list'` by {@link findFieldRules}.
+ */
+export type ItemListRules = Pick<
+  ItemListContents,
+  'field' | 'fields' | 'min_items' | 'max_items' | 'min_items_message' | 'total'
+> &
+  NoTypedRules & { kind: 'item_list'; required?: undefined; required_message?: undefined };
+
+/**
+ * The rules a field declares: a typed field ({@link InputRules}), one chosen among options
+ * ({@link OptionRules}), several chosen among options ({@link MultiOptionRules}) or a list of items
+ * ({@link ItemListRules}).
+ */
+export type FieldRules = InputRules | OptionRules | MultiOptionRules | ItemListRules;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** Digits of a one-time code when the widget does not say (SPEC §5: 6 in the login flow). */
@@ -50,10 +88,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Whether options contents pick several values: they carry a mandatory tag, message or option (only
+ * multi_choice has those). Contents without any of them validate the same either way, except that an array
+ * value is always checked as several values (see {@link validateField}).
+ */
+function picksSeveral(contents: Record<string, unknown>, options: unknown[]): boolean {
+  return (
+    contents.mandatory_label !== undefined ||
+    contents.mandatory_message !== undefined ||
+    options.some((option) => isRecord(option) && option.mandatory === true)
+  );
+}
+
+/**
  * Finds the rules declared for `field` in a widget list: the contents of the first widget (or its fallback)
- * whose `contents.field` equals it and that has a `kind` (typed fields) or an `options` array (fields chosen
- * among options, tagged `kind: 'choice'`). The engine knows no widget by name; any widget binding a field
- * with a kind or options declares rules. Undefined when no widget declares the field.
+ * whose `contents.field` equals it and that has a `kind` (typed fields), a `fields` array with an
+ * `item_label` (lists of items, tagged `kind: 'item_list'`) or an `options` array (fields chosen among
+ * options, tagged `kind: 'multi_choice'` when they carry mandatory options or texts, else `kind: 'choice'`).
+ * The engine knows no widget by name; any widget binding a field with such contents declares rules.
+ * Undefined when no widget declares the field.
  */
 export function findFieldRules(widgets: readonly WidgetEnvelope[], field: string): FieldRules | undefined {
   for (const widget of widgets) {
@@ -61,8 +114,18 @@ export function findFieldRules(widgets: readonly WidgetEnvelope[], field: string
     if (isRecord(contents) && contents.field === field && typeof contents.kind === 'string') {
       return contents as unknown as InputRules;
     }
+    if (
+      isRecord(contents) &&
+      contents.field === field &&
+      Array.isArray(contents.fields) &&
+      typeof contents.item_label === 'string'
+    ) {
+      return { ...(contents as unknown as ItemListContents), kind: 'item_list' };
+    }
     if (isRecord(contents) && contents.field === field && Array.isArray(contents.options)) {
-      return { ...(contents as unknown as ChoiceContents), kind: 'choice' };
+      return picksSeveral(contents, contents.options)
+        ? { ...(contents as unknown as MultiChoiceContents), kind: 'multi_choice' }
+        : { ...(contents as unknown as ChoiceContents), kind: 'choice' };
     }
     if (isRecord(widget.fallback)) {
       const inner = findFieldRules([widget.fallback as WidgetEnvelope], field);
@@ -124,8 +187,108 @@ function numberError(rules: InputRules, value: unknown, t: Translate): string | 
 }
 
 /**
+ * Several values picked among options: `required` → at least one (required_message), every `mandatory`
+ * option picked (mandatory_message, else 'Please select every mandatory option'), and each value one of the
+ * options.
+ */
+function multiChoiceError(
+  rules: Pick<MultiOptionRules, 'required' | 'required_message' | 'options' | 'mandatory_message'>,
+  value: unknown,
+  t: Translate,
+): string | undefined {
+  if (value !== undefined && value !== null && !Array.isArray(value)) return t('shell.validation.invalid');
+  const picked = Array.isArray(value) ? value : [];
+  if (picked.length === 0 && rules.required === true) {
+    return rules.required_message ?? t('shell.validation.select_one');
+  }
+  const missing = rules.options.some((option) => option.mandatory === true && !picked.includes(option.value));
+  if (missing) return rules.mandatory_message ?? t('shell.validation.mandatory');
+  const known = picked.every((v) => rules.options.some((option) => option.value === v));
+  return known ? undefined : t('shell.validation.choice');
+}
+
+type ItemField = ItemListRules['fields'][number];
+
+/** The error of one field of an item: text and number are required; text ≤ max_length; number whole within min / max. */
+function itemFieldError(field: ItemField, value: unknown, t: Translate): string | undefined {
+  if (isEmpty(value)) return field.required_message ?? t('shell.validation.required');
+  if (field.kind === 'number') {
+    const n = wholeNumber(value);
+    const fits =
+      n !== undefined &&
+      (field.min === undefined || n >= field.min) &&
+      (field.max === undefined || n <= field.max);
+    if (fits) return undefined;
+    return numberError(
+      {
+        field: field.key,
+        kind: 'number',
+        min: field.min,
+        max: field.max,
+        invalid_message: field.invalid_message,
+      },
+      value,
+      t,
+    );
+  }
+  const text = typeof value === 'string' ? value.trim() : String(value);
+  if (field.max_length !== undefined && text.length > field.max_length) {
+    return field.invalid_message ?? t('shell.validation.max_length', { max: field.max_length });
+  }
+  return undefined;
+}
+
+/** Sum of one number key over the items (values that are not whole numbers count 0). */
+export function itemTotal(items: readonly unknown[], key: string): number {
+  return items.reduce<number>((sum, item) => sum + (isRecord(item) ? (wholeNumber(item[key]) ?? 0) : 0), 0);
+}
+
+/** Fills `{{name}}` placeholders of a server text (already translated, so i18next does not see it). */
+function fill(text: string, values: Record<string, number>): string {
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/**
+ * A list of items: at least `min_items` (min_items_message, else 'Please add at least {{count}} items'), at
+ * most `max_items`, each item's fields valid (in item order, then field order: the first failure), and with
+ * `total.expected` the sum of `total.key` equal to it (mismatch_message with {{total}} and {{expected}}
+ * filled, else a default text).
+ */
+function itemListError(rules: ItemListRules, value: unknown, t: Translate): string | undefined {
+  if (value !== undefined && value !== null && !Array.isArray(value)) return t('shell.validation.invalid');
+  const items: unknown[] = Array.isArray(value) ? value : [];
+  const min = rules.min_items ?? 0;
+  if (items.length < min) {
+    return rules.min_items_message ?? t('shell.validation.min_items', { count: min });
+  }
+  if (rules.max_items !== undefined && items.length > rules.max_items) {
+    return t('shell.validation.max_items', { count: rules.max_items });
+  }
+  for (const item of items) {
+    const record = isRecord(item) ? item : {};
+    for (const field of rules.fields) {
+      const error = itemFieldError(field, record[field.key], t);
+      if (error !== undefined) return error;
+    }
+  }
+  const expected = rules.total?.expected;
+  if (rules.total && expected !== undefined) {
+    const total = itemTotal(items, rules.total.key);
+    if (total !== expected) {
+      return rules.total.mismatch_message
+        ? fill(rules.total.mismatch_message, { total, expected })
+        : t('shell.validation.total_mismatch', { total, expected });
+    }
+  }
+  return undefined;
+}
+
+/**
  * Checks one value against its field's rules (SPEC §5). Returns the (translated) error text to show under the
- * field, or undefined when valid. Order: required / required_when (JSON Logic over {form}), then — when a value
+ * field, or undefined when valid. A list of items and several options picked (or an array value of a choice
+ * field) have their own checks (see itemListError and multiChoiceError). Otherwise, order: required / required_when (JSON Logic over {form}), then — when a value
  * is present — the kind's rule for choice (the value must be one of the visible options), max_length, pattern,
  * and the kind's rule: email, phone (libphonenumber-js isValidPhoneNumber with the country field or
  * default_country), otp (exactly otp_length digits, 6 when absent), number (a whole number within min / max,
@@ -138,6 +301,10 @@ export function validateField(
   form: Record<string, unknown>,
   t: Translate,
 ): string | undefined {
+  if (rules.kind === 'item_list') return itemListError(rules, value, t);
+  if (rules.kind === 'multi_choice' || (rules.kind === 'choice' && Array.isArray(value))) {
+    return multiChoiceError(rules, value, t);
+  }
   const required =
     rules.required === true ||
     (rules.required_when !== undefined && evaluateCondition(rules.required_when, { form }));

@@ -6,7 +6,9 @@ import { Choice } from '../../widgets/choice';
 import { Confirmation } from '../../widgets/confirmation';
 import { EmptyState } from '../../widgets/empty-state';
 import { Input } from '../../widgets/input';
+import { ItemList } from '../../widgets/item-list';
 import { LanguageChooser } from '../../widgets/language-chooser';
+import { MultiChoice } from '../../widgets/multi-choice';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
 import { Text } from '../../widgets/text';
@@ -28,4 +30,6 @@ export const widgetRegistry = {
   redirect: Redirect,
   checklist: Checklist,
   choice: Choice,
+  multi_choice: MultiChoice,
+  item_list: ItemList,
 } satisfies Record<WidgetType, WidgetComponent>;

@@ -103,6 +103,10 @@ export type OtpPurpose = 'sign_up' | 'login';
  */
 export type CountryIsoCode1 = string;
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode2 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
@@ -129,7 +133,9 @@ export type WidgetType =
   | 'language_chooser'
   | 'redirect'
   | 'checklist'
-  | 'choice';
+  | 'choice'
+  | 'multi_choice'
+  | 'item_list';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -145,7 +151,7 @@ export type JsonLogic3 = {} | boolean;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode2 = string;
+export type CountryIsoCode3 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -530,10 +536,13 @@ export interface Lead {
    */
   updated_at: string;
   /**
-   * Every section that exists, keyed by checklist task (only basic_info so far); a never-saved section has version 0 and data {}.
+   * Every section that exists, keyed by checklist task (basic_info, contact_info, amenities, room_categories so far); a never-saved section has version 0 and data {}.
    */
   sections: {
     basic_info?: LeadSection;
+    contact_info?: LeadSection;
+    amenities?: LeadSection;
+    room_categories?: LeadSection;
   };
   checklist: Checklist;
 }
@@ -582,7 +591,7 @@ export interface LeadResult {
   lead: Lead;
 }
 /**
- * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info so far) answers 404 ONB_SECTION_NOT_FOUND.
+ * Path parameters of PUT …/leads/:property_unique_id/sections/:section. A section that does not exist (only basic_info, contact_info, amenities and room_categories so far) answers 404 ONB_SECTION_NOT_FOUND.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "LeadSectionParams".
@@ -709,6 +718,20 @@ export interface ScreenQuery {
   [k: string]: unknown;
 }
 /**
+ * data of the amenities section (SPEC §1 amenities). Optional in a draft; a final save (draft false) needs amenities (missing or empty → 400 'This field is required' field amenities) holding every amenity of the catalogue marked mandatory (otherwise 400 ONB_MANDATORY_AMENITIES 'Please select every mandatory amenity' field amenities). null clears it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AmenitiesData".
+ */
+export interface AmenitiesData {
+  /**
+   * The amenities the property offers: values of amenities[].value in bff/screens/data/amenities.json, each at most once. A value outside the catalogue → 400 'Invalid Input' field amenities, in a draft too.
+   *
+   * @maxItems 200
+   */
+  amenities?: string[];
+}
+/**
  * data of the basic_info section (SPEC §3 basicInfo). Every field is optional in a draft; a final save (draft false) needs title, total_rooms, available_floors and frontdesk_phone (missing → 400 'This field is required' with field). null clears a field.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -736,6 +759,60 @@ export interface BasicInfoData {
    */
   frontdesk_phone?: string;
   frontdesk_phone_country?: CountryIsoCode1;
+}
+/**
+ * data of the contact_info section (SPEC §1 contact info): the person guests and the onboarding team reach. Every field is optional in a draft; a final save (draft false) needs contact_name, contact_email and contact_phone (missing → 400 'This field is required' with field). null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContactInfoData".
+ */
+export interface ContactInfoData {
+  /**
+   * Name of the contact person.
+   */
+  contact_name?: string;
+  /**
+   * E-mail address of the contact person, stored without surrounding spaces. A draft keeps an address that is not valid yet as typed; a final save refuses it with 400 field contact_email 'Please enter the correct email ID' (SPEC §8).
+   */
+  contact_email?: string;
+  /**
+   * Phone number of the contact person, international or national (read in contact_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field contact_phone 'Please enter the correct phone number'.
+   */
+  contact_phone?: string;
+  contact_phone_country?: CountryIsoCode2;
+}
+/**
+ * data of the room_categories section (SPEC §1 room categories). Optional in a draft; a final save (draft false) needs at least one category (missing or empty → 400 'This field is required' field room_categories), a name and a count in every category (same answer), basic info's total_rooms (missing → 400 ONB_BASIC_INFO_FIRST field room_categories) and counts adding up to it (otherwise 400 ONB_ROOM_COUNT_MISMATCH field room_categories, 'The room counts add up to {{sum}}, but the property has {{total}} rooms'). null clears it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RoomCategoriesData".
+ */
+export interface RoomCategoriesData {
+  /**
+   * The kinds of room, in the owner's order (0–20).
+   *
+   * @maxItems 20
+   */
+  room_categories?: RoomCategory[];
+}
+/**
+ * One kind of room and how many the property has. A draft may hold a category not filled in yet (a name without count, or the reverse; a null inside a category counts as not given); a final save needs both, with a name that is not blank.
+ *
+ * This interface was referenced by `RoomCategoriesData`'s JSON-Schema
+ * via the `definition` "RoomCategory".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RoomCategory".
+ */
+export interface RoomCategory {
+  /**
+   * Name of the category, e.g. 'Deluxe double' (1–60 characters on a final save).
+   */
+  name?: string;
+  /**
+   * Rooms of this category.
+   */
+  count?: number;
 }
 /**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
@@ -1140,7 +1217,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode2;
+  default_country?: CountryIsoCode3;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */
@@ -1173,6 +1250,70 @@ export interface InputContents {
   max?: number;
 }
 /**
+ * A list the owner grows and shrinks (e.g. room categories with their counts), bound to `field` of the form as an array of objects with the keys of `fields`. With `total`, the sum of one number key is shown and, when `total.expected` is given, must equal it on submit.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ItemListContents".
+ */
+export interface ItemListContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  /**
+   * Heading of each item; `{{n}}` is its position from 1.
+   */
+  item_label: string;
+  add_label: string;
+  remove_label: string;
+  min_items?: number;
+  max_items?: number;
+  min_items_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 6
+   */
+  fields: [
+    {
+      key: string;
+      kind: 'text' | 'number';
+      label: string;
+      max_length?: number;
+      min?: number;
+      max?: number;
+      required_message?: string;
+      invalid_message?: string;
+    },
+    ...{
+      key: string;
+      kind: 'text' | 'number';
+      label: string;
+      max_length?: number;
+      min?: number;
+      max?: number;
+      required_message?: string;
+      invalid_message?: string;
+    }[]
+  ];
+  total?: {
+    /**
+     * Number key summed over the items.
+     */
+    key: string;
+    /**
+     * e.g. '{{total}} of {{expected}} rooms' ({{expected}} only when expected is given).
+     */
+    label: string;
+    /**
+     * The sum the items must reach (e.g. basic info's total rooms).
+     */
+    expected?: number;
+    /**
+     * Shown on submit when the sum differs from expected; {{total}} and {{expected}} are filled.
+     */
+    mismatch_message?: string;
+  };
+}
+/**
  * The language chooser (SPEC §1): a list of languages, each in its own name; choosing one runs set_language.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1195,6 +1336,56 @@ export interface LanguageChooserContents {
     }[]
   ];
   after_change?: ActionList2;
+}
+/**
+ * Pick any number of options (e.g. amenities), bound to `field` of the form as an array of option values. Options marked mandatory must be selected (SPEC §3: some amenities are mandatory): they carry `mandatory_label` and a submit without them shows `mandatory_message`.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "MultiChoiceContents".
+ */
+export interface MultiChoiceContents {
+  field: string;
+  label: string;
+  helper_text?: string;
+  /**
+   * At least one option must be selected.
+   */
+  required?: boolean;
+  required_message?: string;
+  /**
+   * Tag shown on mandatory options, e.g. 'Mandatory'.
+   */
+  mandatory_label?: string;
+  /**
+   * Shown when a mandatory option is not selected.
+   */
+  mandatory_message?: string;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  options: [
+    {
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * Heading the option is listed under (e.g. 'Safety').
+       */
+      group?: string;
+      mandatory?: boolean;
+    },
+    ...{
+      value: string;
+      label: string;
+      description?: string;
+      /**
+       * Heading the option is listed under (e.g. 'Safety').
+       */
+      group?: string;
+      mandatory?: boolean;
+    }[]
+  ];
 }
 /**
  * A server-composed notice shown as a toast when the screen opens (SPEC §3 popup item: toast_text, status, timer).

@@ -20,8 +20,12 @@ export declare const widget_confirmation: GeneratedValidator;
 export declare const widget_empty_state: GeneratedValidator;
 /** Validates against widgets/input.schema.json. */
 export declare const widget_input: GeneratedValidator;
+/** Validates against widgets/item_list.schema.json. */
+export declare const widget_item_list: GeneratedValidator;
 /** Validates against widgets/language_chooser.schema.json. */
 export declare const widget_language_chooser: GeneratedValidator;
+/** Validates against widgets/multi_choice.schema.json. */
+export declare const widget_multi_choice: GeneratedValidator;
 /** Validates against widgets/popup.schema.json. */
 export declare const widget_popup: GeneratedValidator;
 /** Validates against widgets/redirect.schema.json. */

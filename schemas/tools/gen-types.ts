@@ -27,6 +27,8 @@ export async function generateTypes(): Promise<string> {
     cwd: schemasDir,
     bannerComment: banner,
     unreachableDefinitions: true,
+    // Bounded arrays stay plain arrays (T[]) instead of unions of tuples; the schema still checks the bound.
+    maxItems: -1,
     additionalProperties: false,
     style: { singleQuote: true, printWidth: 110 },
   });

@@ -1,0 +1,1 @@
+export { ItemList } from './item-list';

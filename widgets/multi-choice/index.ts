@@ -1,0 +1,1 @@
+export { MultiChoice } from './multi-choice';
