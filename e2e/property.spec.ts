@@ -55,6 +55,15 @@ test('an owner adds a property, fills basic info with drafts kept across a reloa
   // The property middleware page now sends the owner to this checklist.
   await page.goto('/propertyOnboard');
   await expect(page).toHaveURL(new RegExp(`/task\\?property_unique_id=${id}$`));
+
+  // My Properties shows it in progress, with a way back to its checklist.
+  await page.goto('/propertyOnboard/dashboard');
+  await expect(page.getByText('In Progress')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sea View Residency' })).toBeVisible();
+  await expect(page.getByText('11% complete')).toBeVisible();
+  await expect(page.getByText('You have no Hotels associated')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Continue listing' }).click();
+  await expect(page).toHaveURL(new RegExp(`/task\\?property_unique_id=${id}$`));
 });
 
 test('an owner completes contact info, amenities and room categories with the spec rules enforced', async ({
