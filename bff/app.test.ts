@@ -25,8 +25,15 @@ describe('global_info (SPEC §3, §7)', () => {
         is_self_onboard_enabled: true,
         enable_oyo360_l1_revamp: false,
         country_code: 'IN',
+        partner_site_url: null,
       },
     });
+  });
+
+  it('names the partner site when PARTNER_SITE_URL is configured', async () => {
+    const configured = await buildTestApp({ config: { partnerSiteUrl: 'https://partner.example.org/' } });
+    const res = await configured.inject('/hms_ms/api/v1/global_info');
+    expect(res.json().data.partner_site_url).toBe('https://partner.example.org/');
   });
 
   it('honours user_url_country: the country is echoed and self-onboarding follows the disabled list', async () => {

@@ -17,6 +17,7 @@ const envJsonSchema = {
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     },
     PUBLIC_ORIGIN: { type: 'string', default: '' },
+    PARTNER_SITE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
     DEFAULT_COUNTRY: { type: 'string', default: 'IN', pattern: '^[A-Z]{2}$' },
     DEFAULT_LOCALE: { type: 'string', default: 'en-GB' },
     MESSAGE_TRANSPORT: { type: 'string', default: 'dev', enum: ['dev', 'webhook'] },
@@ -65,6 +66,8 @@ export interface Config {
   redisUrl: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;
+  /** The provider's partner site (PARTNER_SITE_URL, https only); null when not configured. */
+  partnerSiteUrl: string | null;
   /** Origin the app is served from (PUBLIC_ORIGIN, e.g. https://partner.example.com); null → the request's own. */
   publicOrigin: string | null;
   /** Country used when the request names none (DEFAULT_COUNTRY, default IN). */
@@ -142,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: raw.DATA_DIR,
     databaseUrl: raw.DATABASE_URL || null,
     redisUrl: raw.REDIS_URL || null,
+    partnerSiteUrl: raw.PARTNER_SITE_URL || null,
     logLevel: raw.LOG_LEVEL,
     publicOrigin: raw.PUBLIC_ORIGIN ? raw.PUBLIC_ORIGIN.replace(/\/+$/, '') : null,
     defaultCountry: raw.DEFAULT_COUNTRY,

@@ -1,9 +1,6 @@
 /** The base path of the app (SPEC §1, §2): every client route lives under it. */
 export const BASE_PATH = '/propertyOnboard';
 
-/** The provider's partner site, offered by the not-found page and the desktop gate (external link). */
-export const PARTNER_SITE_URL = 'https://partners.example.com/';
-
 /** Wider than this many px counts as desktop (SPEC §1, §9 desktop breakpoint 1280 px). */
 export const DESKTOP_BREAKPOINT_PX = 1280;
 

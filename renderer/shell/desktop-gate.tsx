@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { DESKTOP_BREAKPOINT_PX, PARTNER_SITE_URL } from './config';
+import { useAtomValue } from 'jotai';
+import { globalInfoAtom } from '../state/atoms';
+import { DESKTOP_BREAKPOINT_PX } from './config';
 
 /** What desktop detection reads: the window width in px and the browser's navigator. */
 export interface DesktopProbe {
@@ -42,9 +44,13 @@ export function useIsDesktop(probe: () => DesktopProbe = probeWindow): boolean {
   return desktop;
 }
 
-/** The only thing a desktop user sees: please open the partner site on a mobile browser (SPEC §1). */
+/**
+ * The only thing a desktop user sees: please open the partner site on a mobile browser (SPEC §1). The link
+ * is the partner site when global info names one (PARTNER_SITE_URL), else this very page.
+ */
 export function DesktopMessage(): ReactElement {
   const { t } = useTranslation();
+  const target = useAtomValue(globalInfoAtom)?.partner_site_url ?? window.location.href;
   return (
     <Box
       component="main"
@@ -56,8 +62,8 @@ export function DesktopMessage(): ReactElement {
         </Typography>
         <Typography>{t('shell.desktop_gate.message')}</Typography>
         <Typography sx={{ mt: 2 }}>
-          <Link href={PARTNER_SITE_URL} rel="noopener noreferrer">
-            {PARTNER_SITE_URL}
+          <Link href={target} rel="noopener noreferrer">
+            {target}
           </Link>
         </Typography>
       </Box>

@@ -6,7 +6,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { BASE_PATH, PARTNER_SITE_URL } from './config';
+import { useAtomValue } from 'jotai';
+import { globalInfoAtom } from '../state/atoms';
+import { BASE_PATH } from './config';
 
 /**
  * The not-found page (SPEC §2, §8): large 404 graphic, translated title "We couldn't find the page" and
@@ -16,6 +18,7 @@ import { BASE_PATH, PARTNER_SITE_URL } from './config';
 export function NotFoundPage(): ReactElement {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const partnerSite = useAtomValue(globalInfoAtom)?.partner_site_url;
   useEffect(() => {
     document.title = t('shell.not_found.title');
   }, [t]);
@@ -41,9 +44,11 @@ export function NotFoundPage(): ReactElement {
         <Button variant="contained" onClick={goBack}>
           {t('shell.not_found.go_back')}
         </Button>
-        <Button variant="outlined" component="a" href={PARTNER_SITE_URL} rel="noopener noreferrer">
-          {t('shell.not_found.partner_site')}
-        </Button>
+        {partnerSite && (
+          <Button variant="outlined" component="a" href={partnerSite} rel="noopener noreferrer">
+            {t('shell.not_found.partner_site')}
+          </Button>
+        )}
       </Stack>
     </Box>
   );

@@ -201,9 +201,18 @@ describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
     expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
     expect(view.getByRole('img', { name: 'Page not found (404)' })).toBeInTheDocument();
     expect(view.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
-    expect(view.getByRole('link', { name: 'Go to the partner site' })).toHaveAttribute(
+    // No partner site configured: no dead link.
+    expect(view.queryByRole('link', { name: 'Go to the partner site' })).toBeNull();
+  });
+
+  it('offers the partner site global info names on the not-found page', async () => {
+    start('/propertyOnboard/1x/task', (store) => {
+      signIn(store);
+      store.set(globalInfoAtom, { ...enabled, partner_site_url: 'https://partner.example.org/' });
+    });
+    expect(await view.findByRole('link', { name: 'Go to the partner site' })).toHaveAttribute(
       'href',
-      expect.stringMatching(/^https:/),
+      'https://partner.example.org/',
     );
   });
 

@@ -468,6 +468,10 @@ export interface GlobalInfo {
    */
   enable_oyo360_l1_revamp: boolean;
   country_code: CountryIsoCode;
+  /**
+   * The provider's partner site (PARTNER_SITE_URL): the not-found page's second button and the desktop message link to it; null when not configured.
+   */
+  partner_site_url?: string | null;
 }
 /**
  * Body of GET /healthz (the process answers) and GET /readyz (the database answers too).

@@ -17,6 +17,7 @@ export function globalInfoFor(config: Config, country: string | undefined | null
     is_self_onboard_enabled: config.isSelfOnboardEnabled && !config.selfOnboardDisabledCountries.includes(cc),
     enable_oyo360_l1_revamp: config.enableOyo360L1Revamp,
     country_code: cc,
+    partner_site_url: config.partnerSiteUrl,
   };
 }
 
