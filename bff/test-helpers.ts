@@ -109,3 +109,26 @@ export function uniquePhone(): string {
     .slice(-8);
   return `+9198${tail}`;
 }
+
+/**
+ * Signs a new owner in on `app` (sign-up OTP read from the development outbox) and returns the cookie
+ * header to send with later requests.
+ * @throws Error when verification does not answer 200.
+ */
+export async function signInNewOwner(app: FastifyInstance): Promise<string> {
+  const phone = uniquePhone();
+  await app.inject({
+    method: 'POST',
+    url: '/hms_ms/api/v2/request_otp',
+    payload: { phone, purpose: 'sign_up' },
+  });
+  const outbox = (await app.inject('/__dev/outbox')).json<{ to: string; code: string }[]>();
+  const code = outbox.find((e) => e.to === phone)?.code;
+  const verified = await app.inject({
+    method: 'POST',
+    url: '/hms_ms/api/v2/verify_otp',
+    payload: { phone, purpose: 'sign_up', otp: code },
+  });
+  if (verified.statusCode !== 200) throw new Error(`sign-in failed: ${verified.statusCode} ${verified.body}`);
+  return verified.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '../../../schemas/generated/types';
-import { buildTestApp, uniquePhone } from '../../test-helpers';
-
-type Outbox = { to: string; code: string }[];
+import { buildTestApp, signInNewOwner } from '../../test-helpers';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
 const CONFLICT_TEXT =
@@ -16,23 +14,7 @@ let other: string;
 let tick = 0;
 const now = () => Date.now() + (tick += 10);
 
-/** Signs a new owner in (sign-up OTP through the dev outbox) and returns the cookie header. */
-async function signIn(target: FastifyInstance): Promise<string> {
-  const phone = uniquePhone();
-  await target.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/request_otp',
-    payload: { phone, purpose: 'sign_up' },
-  });
-  const code = (await target.inject('/__dev/outbox')).json<Outbox>().find((e) => e.to === phone)!.code;
-  const v = await target.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/verify_otp',
-    payload: { phone, purpose: 'sign_up', otp: code },
-  });
-  expect(v.statusCode).toBe(200);
-  return v.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-}
+const signIn = signInNewOwner;
 
 async function createLead(
   cookie: string,

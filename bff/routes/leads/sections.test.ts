@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '../../../schemas/generated/types';
 import catalogue from '../../screens/data/amenities.json' with { type: 'json' };
-import { buildTestApp, uniquePhone } from '../../test-helpers';
-
-type Outbox = { to: string; code: string }[];
+import { buildTestApp, signInNewOwner } from '../../test-helpers';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
 const ARABIC = /[\u0600-\u06FF]/;
@@ -13,23 +11,7 @@ let app: FastifyInstance;
 let owner: string;
 let other: string;
 
-/** Signs a new owner in (sign-up OTP through the dev outbox) and returns the cookie header. */
-async function signIn(): Promise<string> {
-  const phone = uniquePhone();
-  await app.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/request_otp',
-    payload: { phone, purpose: 'sign_up' },
-  });
-  const code = (await app.inject('/__dev/outbox')).json<Outbox>().find((e) => e.to === phone)!.code;
-  const v = await app.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/verify_otp',
-    payload: { phone, purpose: 'sign_up', otp: code },
-  });
-  expect(v.statusCode).toBe(200);
-  return v.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-}
+const signIn = () => signInNewOwner(app);
 
 async function createLead(cookie = owner): Promise<string> {
   const res = await app.inject({

@@ -7,26 +7,9 @@ import type { Lead } from '../../../schemas/generated/types';
 import { buildApp, defaultScreensDir } from '../../app';
 import { loadScreenCatalogue, type ScreenCatalogue, type ScreenContext } from '../../screens/composer';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, sharedDatabase, stubScreens, testConfig, uniquePhone } from '../../test-helpers';
+import { buildTestApp, sharedDatabase, stubScreens, testConfig, signInNewOwner } from '../../test-helpers';
 
-type Outbox = { to: string; code: string }[];
-
-/** Signs a new owner in on `target` (sign-up OTP through the dev outbox); returns the cookie header. */
-async function signIn(target: FastifyInstance): Promise<string> {
-  const phone = uniquePhone();
-  await target.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/request_otp',
-    payload: { phone, purpose: 'sign_up' },
-  });
-  const code = (await target.inject('/__dev/outbox')).json<Outbox>().find((e) => e.to === phone)!.code;
-  const v = await target.inject({
-    method: 'POST',
-    url: '/hms_ms/api/v2/verify_otp',
-    payload: { phone, purpose: 'sign_up', otp: code },
-  });
-  return v.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-}
+const signIn = signInNewOwner;
 
 let app: FastifyInstance;
 let cookie: string;
