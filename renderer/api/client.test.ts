@@ -158,9 +158,19 @@ describe('extractErrorMessage (SPEC §8 order)', () => {
   it('then body.message', () => {
     expect(extractErrorMessage({ body: { message: 'top' } })).toBe('top');
   });
-  it("else 'Something went wrong'", () => {
+  it("else 'Something went wrong', in the current language", async () => {
     expect(extractErrorMessage({ body: '<html></html>' })).toBe('Something went wrong');
     expect(extractErrorMessage(undefined)).toBe('Something went wrong');
     expect(extractErrorMessage(new Error(''))).toBe('Something went wrong');
+    i18n.addResourceBundle(
+      'ar',
+      'translation',
+      { shell: { errors: { something_went_wrong: 'حدث خطأ ما' } } },
+      true,
+      true,
+    );
+    await i18n.changeLanguage('ar');
+    expect(extractErrorMessage(undefined)).toBe('حدث خطأ ما');
+    await i18n.changeLanguage('en-GB');
   });
 });

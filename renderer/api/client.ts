@@ -1,8 +1,11 @@
 import { activeHotelIdAtom, appStore } from '../state/atoms';
 import { currentLocale, i18n } from '../i18n/instance';
 
-/** Last-resort message when nothing else can be extracted (SPEC §8 message extraction order). */
-export const FALLBACK_ERROR_MESSAGE = 'Something went wrong';
+/**
+ * Last-resort message when nothing else can be extracted (SPEC §8 message extraction order: 'Something went
+ * wrong'), in the current language.
+ */
+const fallbackErrorMessage = (): string => i18n.t('shell.errors.something_went_wrong');
 
 /**
  * A failed call (SPEC §8). `status` is the HTTP status, 0 for a network failure. `body` is the parsed JSON
@@ -80,9 +83,9 @@ function messageFromBody(body: unknown): string | undefined {
  */
 export function extractErrorMessage(error: unknown): string {
   if (typeof error === 'string' && error.trim() !== '') return error;
-  if (typeof error !== 'object' || error === null) return FALLBACK_ERROR_MESSAGE;
+  if (typeof error !== 'object' || error === null) return fallbackErrorMessage();
   const record = error as Record<string, unknown>;
-  return nonEmptyString(record.message) ?? messageFromBody(record.body) ?? FALLBACK_ERROR_MESSAGE;
+  return nonEmptyString(record.message) ?? messageFromBody(record.body) ?? fallbackErrorMessage();
 }
 
 function isAbort(error: unknown): boolean {
@@ -168,7 +171,7 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     throw errorFromEnvelope(response.status, body, i18n.t('shell.errors.internal_server_error'));
   }
   if (!response.ok || (isRecord(body) && body.success === false)) {
-    const error = errorFromEnvelope(response.status, body, messageFromBody(body) ?? FALLBACK_ERROR_MESSAGE);
+    const error = errorFromEnvelope(response.status, body, messageFromBody(body) ?? fallbackErrorMessage());
     if (response.status === 401) unauthorizedHandler?.(error);
     throw error;
   }
