@@ -26,8 +26,26 @@ describe('global_info (SPEC §3, §7)', () => {
         enable_oyo360_l1_revamp: false,
         country_code: 'IN',
         partner_site_url: null,
+        map_config: { tile_url: null, attribution: '', default_center: { lat: 28.3991744, lng: 77.0387653 } },
       },
     });
+  });
+
+  it('names the map tiles when MAP_TILE_URL is configured, and lets the page load them (CSP img-src)', async () => {
+    const configured = await buildTestApp({
+      config: {
+        mapTileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
+        mapTileAttribution: '© Example',
+      },
+    });
+    const res = await configured.inject('/hms_ms/api/v1/global_info');
+    expect(res.json().data.map_config).toMatchObject({
+      tile_url: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png',
+      attribution: '© Example',
+    });
+    expect(String(res.headers['content-security-policy'])).toContain(
+      "img-src 'self' data: blob: https://*.tiles.example.org;",
+    );
   });
 
   it('names the partner site when PARTNER_SITE_URL is configured', async () => {

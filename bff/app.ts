@@ -112,7 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...(opts.localesDir ? { dir: opts.localesDir } : {}),
   });
   await app.register(errorsPlugin);
-  await app.register(helmetPlugin, { production: config.nodeEnv === 'production' });
+  await app.register(helmetPlugin, { production: config.nodeEnv === 'production', mapTileUrl: config.mapTileUrl });
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
     redisUrl: config.redisUrl,

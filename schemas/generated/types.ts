@@ -472,6 +472,27 @@ export interface GlobalInfo {
    * The provider's partner site (PARTNER_SITE_URL): the not-found page's second button and the desktop message link to it; null when not configured.
    */
   partner_site_url?: string | null;
+  /**
+   * The map of the location step (SPEC §2 'pin exact location on a map', §9 default coordinates).
+   */
+  map_config?: {
+    /**
+     * Leaflet tile URL template (MAP_TILE_URL); null draws the map without tiles: the pin and the coordinates still work.
+     */
+    tile_url: string | null;
+    /**
+     * Attribution of the tiles (MAP_TILE_ATTRIBUTION); empty without tiles.
+     */
+    attribution: string;
+    default_center: LatLng;
+  };
+}
+/**
+ * Where the map opens when no pin is set yet (SPEC §9: 28.3991744, 77.0387653).
+ */
+export interface LatLng {
+  lat: number;
+  lng: number;
 }
 /**
  * Body of GET /healthz (the process answers) and GET /readyz (the database answers too).
@@ -905,6 +926,16 @@ export interface VerifyOtpBody {
    * The code as typed, digits only.
    */
   otp: string;
+}
+/**
+ * A point on Earth in WGS 84 degrees.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LatLng".
+ */
+export interface LatLng1 {
+  lat: number;
+  lng: number;
 }
 /**
  * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.

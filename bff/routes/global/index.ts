@@ -4,6 +4,9 @@ import type { Config } from '../../config';
 import { flattenMessages } from '../../services/translations';
 import { errorResponses, ok, ref } from '../responses';
 
+/** Where the map opens when no pin is set (SPEC §9 default map coordinates). */
+export const DEFAULT_MAP_CENTER = { lat: 28.3991744, lng: 77.0387653 } as const;
+
 /**
  * Global info for a country (SPEC §3, §7): the configured switches, with `is_self_onboard_enabled` false
  * for countries in SELF_ONBOARD_DISABLED_COUNTRIES. `country` is upper-case ISO2 when valid; anything
@@ -18,6 +21,11 @@ export function globalInfoFor(config: Config, country: string | undefined | null
     enable_oyo360_l1_revamp: config.enableOyo360L1Revamp,
     country_code: cc,
     partner_site_url: config.partnerSiteUrl,
+    map_config: {
+      tile_url: config.mapTileUrl,
+      attribution: config.mapTileUrl ? config.mapTileAttribution : '',
+      default_center: DEFAULT_MAP_CENTER,
+    },
   };
 }
 
