@@ -112,7 +112,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...(opts.localesDir ? { dir: opts.localesDir } : {}),
   });
   await app.register(errorsPlugin);
-  await app.register(helmetPlugin, { production: config.nodeEnv === 'production', mapTileUrl: config.mapTileUrl });
+  await app.register(helmetPlugin, {
+    production: config.nodeEnv === 'production',
+    mapTileUrl: config.mapTileUrl,
+  });
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
     redisUrl: config.redisUrl,
@@ -128,7 +131,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
-  await app.register(leadsPlugin, { now });
+  await app.register(leadsPlugin, { now, config, locator: { locate: async () => undefined } });
   await app.register(swaggerPlugin);
 
   const screens =

@@ -42,6 +42,39 @@ export const errorDefinitions = {
     message: 'Please fill in basic info first',
     field: 'room_categories',
   },
+  ONB_COUNTRY_LOCKED: {
+    status: 400,
+    key: 'errors.country_locked',
+    message:
+      'The property must be in {{country}}, the country of your account. Please select a location there.',
+    field: 'country',
+  },
+  ONB_NOT_SERVICEABLE: {
+    status: 422,
+    key: 'errors.not_serviceable',
+    message: 'We are not operational in this area. Please select correct location.',
+  },
+  ONB_UNSUPPORTED_PROPERTY: {
+    status: 422,
+    key: 'errors.unsupported_property',
+    message: 'We do not list this type of property here yet. Please choose another property type.',
+    field: 'property_sub_type',
+  },
+  ONB_LOCATION_DIFFERS: {
+    status: 409,
+    key: 'errors.location_differs',
+    message: 'The pin is {{distance_km}} km from {{city}}. Is the pin at your property?',
+  },
+  ONB_POSSIBLE_DUPLICATE: {
+    status: 409,
+    key: 'errors.possible_duplicate',
+    message: 'Is this your property?',
+  },
+  ONB_LEAD_LOCKED: {
+    status: 409,
+    key: 'errors.lead_locked',
+    message: 'This property can no longer be removed.',
+  },
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',
@@ -116,6 +149,8 @@ export interface OnboardError extends FastifyError {
   field?: string;
   /** Seconds the client should wait before retrying (429 only); also sent as `Retry-After`. */
   retryAfterS?: number;
+  /** Structured data for the screen, sent as `error.details` (e.g. the matches of 'Is this your property?'). */
+  details?: Record<string, unknown>;
 }
 
 const constructors = Object.fromEntries(
@@ -128,7 +163,12 @@ const constructors = Object.fromEntries(
  */
 export function onboardError(
   code: ErrorCode,
-  extra: { values?: Record<string, string | number>; field?: string; retryAfterS?: number } = {},
+  extra: {
+    values?: Record<string, string | number>;
+    field?: string;
+    retryAfterS?: number;
+    details?: Record<string, unknown>;
+  } = {},
 ): OnboardError {
   const err = new constructors[code]() as OnboardError;
   if (extra.values) {
@@ -137,6 +177,7 @@ export function onboardError(
   }
   if (extra.field) err.field = extra.field;
   if (extra.retryAfterS !== undefined) err.retryAfterS = extra.retryAfterS;
+  if (extra.details) err.details = extra.details;
   return err;
 }
 

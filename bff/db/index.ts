@@ -6,6 +6,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-leads';
+import * as m0003 from './migrations/0003-lead-location';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -14,6 +15,7 @@ export type { Database } from './schema';
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-leads': m0002,
+  '0003-lead-location': m0003,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -63,11 +63,18 @@ export interface LeadsTable {
   property_type: string;
   /** A value of `property_sub_types` whose group is `property_type`. */
   property_sub_type: string;
-  /** IN_PROGRESS (the only status so far). */
+  /** IN_PROGRESS, COLD (see cold_lead_type) or DISCARDED (SPEC §4). */
   status: string;
   created_at: Timestamp;
   /** Changes with every section save. */
   updated_at: Timestamp;
+  /** The confirmed pin (WGS 84 degrees) and its city and country (ISO2); null until the address is confirmed. */
+  latitude: ColumnType<number | null, number | null | undefined, number | null>;
+  longitude: ColumnType<number | null, number | null | undefined, number | null>;
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  country: ColumnType<string | null, string | null | undefined, string | null>;
+  /** NOT_SERVICEABLE or UNSUPPORTED_PROPERTY for a cold lead (SPEC §4), else null. */
+  cold_lead_type: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { distance as editDistance } from 'fastest-levenshtein';
 import { sql, type Kysely } from 'kysely';
 import { createAjv } from '../../schemas/ajv';
 import type {
@@ -7,13 +8,15 @@ import type {
   CreateLeadBody,
   Lead,
   LeadSection,
+  PropertyMatch,
   SaveLeadSectionBody,
 } from '../../schemas/generated/types';
 import type { Database, LeadRow, LeadSectionRow } from '../db/schema';
-import { onboardError, type OnboardError } from '../errors';
+import { onboardError, type ErrorCode, type OnboardError } from '../errors';
 import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { normalisePhone } from './otp';
+import { normaliseName, type ServiceabilityRules } from './serviceability';
 
 /** The checklist tasks in order (SPEC §1: basic info, address, contact info, … review). */
 export const CHECKLIST_TASKS = [
@@ -31,19 +34,88 @@ export const CHECKLIST_TASKS = [
 /** One checklist task key. */
 export type ChecklistTask = (typeof CHECKLIST_TASKS)[number];
 
-/** The only lead status so far (SPEC §4 lead tags: In Progress). */
+/** Lead statuses (SPEC §4): the owner works the checklist. */
 export const LEAD_STATUS_IN_PROGRESS = 'IN_PROGRESS' as const;
+/** The provider cannot onboard the lead (SPEC §4 cold leads); `cold_lead_type` says why. */
+export const LEAD_STATUS_COLD = 'COLD' as const;
+/** The owner said the lead duplicates their other property ('Is this your property?'); it behaves as gone. */
+export const LEAD_STATUS_DISCARDED = 'DISCARDED' as const;
 
-/** The stored data of a lead's sections, for rules that read another section (`{}` when never saved). */
+/** Why a lead is cold (SPEC §4). */
+export type ColdLeadType = 'NOT_SERVICEABLE' | 'UNSUPPORTED_PROPERTY';
+
+/** A final save refused with one of these errors still records the lead, as a cold lead of this type (SPEC §4). */
+const COLD_LEAD_ERRORS: Partial<Record<ErrorCode, ColdLeadType>> = { ONB_NOT_SERVICEABLE: 'NOT_SERVICEABLE' };
+
+/** A point in WGS 84 degrees. */
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** Finds where a city typed by the owner is (the place service's `locate`). */
+export interface CityLocator {
+  /** The best match of `city` inside `country` (ISO2), or undefined when the gazetteer does not know it. */
+  locate(city: string, country: string): Promise<LatLng | undefined>;
+}
+
+/** Great-circle distance between two points, in metres (haversine, mean Earth radius 6371008.8 m). */
+export function distanceMeters(a: LatLng, b: LatLng): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Words that say what kind of place it is rather than which one ('Hotel Sunrise' ≈ 'Sunrise Inn'). */
+const GENERIC_NAME_WORDS = new Set(['hotel', 'hotels', 'the', 'resort', 'inn', 'and', 'by', 'oyo']);
+
+/** A property name reduced for comparison: {@link normaliseName} without generic words. */
+function nameKey(title: string): string {
+  return normaliseName(title)
+    .split(' ')
+    .filter((w) => w && !GENERIC_NAME_WORDS.has(w))
+    .join(' ');
+}
+
+/**
+ * Whether two property names are alike (SPEC §2 OTA match): after {@link nameKey}, equal, one's words all
+ * in the other, or an edit distance of at most 20 % of the longer name (fastest-levenshtein).
+ */
+export function similarNames(a: string, b: string): boolean {
+  const ka = nameKey(a);
+  const kb = nameKey(b);
+  if (!ka || !kb) return false;
+  if (ka === kb) return true;
+  const wa = ka.split(' ');
+  const wb = new Set(kb.split(' '));
+  const [shorter, longer] = wa.length <= wb.size ? [wa, wb] : [kb.split(' '), new Set(wa)];
+  if (shorter.join('').length >= 4 && shorter.every((w) => longer.has(w))) return true;
+  return editDistance(ka, kb) <= 0.2 * Math.max(ka.length, kb.length);
+}
+
+/** What the rules of a section can read: other sections, the lead, the account's country and the checks of places. */
 export interface SectionContext {
+  /** The stored data of another section of the lead (`{}` when never saved). */
   sectionData(section: ChecklistTask): Record<string, unknown>;
+  /** The account's country (ISO2), the one on record (SPEC §5 'Selected country cannot differ from the one on record'). */
+  country: string;
+  /** Where the provider onboards properties. */
+  serviceability: ServiceabilityRules;
+  /** Where a typed city is. */
+  locator: CityLocator;
+  /** A pin farther than this from the typed city needs confirmation, in metres (SPEC §5). */
+  locationConfirmDistanceM: number;
+  /** Other properties with a name like this lead's near `point` (SPEC §2 'Is this your property?'), nearest first. */
+  nearbyMatches(point: LatLng): Promise<PropertyMatch[]>;
 }
 
 /** A rule of a section: the error to answer with when `data` breaks it, else undefined. */
 export type SectionRule = (
   data: Record<string, unknown>,
   context: SectionContext,
-) => OnboardError | undefined;
+) => OnboardError | undefined | Promise<OnboardError | undefined>;
 
 /**
  * What a section that can be saved declares; {@link normaliseSectionData} applies it in this order:
@@ -70,6 +142,16 @@ export interface SectionDefinition {
    * amenities. A draft keeps a completed section completed only while it still passes them.
    */
   finalCheck?: SectionRule;
+  /**
+   * What a final save (or a final save refused as a cold lead) writes on the lead itself, e.g. the pin and
+   * city of the address.
+   */
+  leadColumns?: (data: Record<string, unknown>) => {
+    latitude: number | null;
+    longitude: number | null;
+    city: string | null;
+    country: string | null;
+  };
 }
 
 /** The amenity catalogue's values (bff/screens/data/amenities.json, shared with the screens). */
@@ -85,6 +167,40 @@ const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => 
 /** A room category as a draft may hold it (schemas/api/sections/room-categories.schema.json). */
 type DraftRoomCategory = { name?: string; count?: number };
 
+const numberOf = (v: unknown) => (typeof v === 'number' ? v : null);
+const stringOf = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/**
+ * The final rules of the address (SPEC §4, §5, §2 OTA match), in order: the account's country (400
+ * ONB_COUNTRY_LOCKED), a served city (422 ONB_NOT_SERVICEABLE, the lead turns cold), a pin near the typed
+ * city unless location_confirmed (409 ONB_LOCATION_DIFFERS), no similar property near the pin unless
+ * not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE with details.matches).
+ */
+async function checkAddress(
+  data: Record<string, unknown>,
+  context: SectionContext,
+): Promise<OnboardError | undefined> {
+  const country = String(data.country);
+  const city = String(data.city);
+  if (country !== context.country)
+    return onboardError('ONB_COUNTRY_LOCKED', { values: { country: context.country } });
+  if (!context.serviceability.isServiceable(country, city)) return onboardError('ONB_NOT_SERVICEABLE');
+  const pin = { lat: Number(data.latitude), lng: Number(data.longitude) };
+  if (data.location_confirmed !== true) {
+    const typed = await context.locator.locate(city, country);
+    const far = typed ? distanceMeters(pin, typed) : 0;
+    if (far > context.locationConfirmDistanceM)
+      return onboardError('ONB_LOCATION_DIFFERS', {
+        values: { distance_km: Math.round(far / 1000), city },
+      });
+  }
+  if (data.not_duplicate_confirmed !== true) {
+    const matches = await context.nearbyMatches(pin);
+    if (matches.length > 0) return onboardError('ONB_POSSIBLE_DUPLICATE', { details: { matches } });
+  }
+  return undefined;
+}
+
 /** The sections that exist; any other section answers 404. */
 export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, SectionDefinition>>> = {
   basic_info: {
@@ -92,6 +208,19 @@ export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, Section
     required: ['title', 'total_rooms', 'available_floors', 'frontdesk_phone'],
     phoneFields: ['frontdesk_phone'],
     emailFields: [],
+  },
+  address: {
+    schemaId: 'api/sections/address.schema.json',
+    required: ['latitude', 'longitude', 'address_line', 'city', 'country'],
+    phoneFields: [],
+    emailFields: [],
+    finalCheck: checkAddress,
+    leadColumns: (data) => ({
+      latitude: numberOf(data.latitude),
+      longitude: numberOf(data.longitude),
+      city: stringOf(data.city),
+      country: stringOf(data.country),
+    }),
   },
   contact_info: {
     schemaId: 'api/sections/contact-info.schema.json',
@@ -213,7 +342,12 @@ export function toLead(row: LeadRow, sectionRows: readonly LeadSectionRow[]): Le
     title: row.title,
     property_type: row.property_type,
     property_sub_type: row.property_sub_type,
-    status: LEAD_STATUS_IN_PROGRESS,
+    status: row.status as Lead['status'],
+    cold_lead_type: (row.cold_lead_type as Lead['cold_lead_type']) ?? null,
+    location:
+      row.latitude !== null && row.longitude !== null && row.city !== null && row.country !== null
+        ? { lat: row.latitude, lng: row.longitude, city: row.city, country: row.country }
+        : null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     sections,
@@ -234,15 +368,22 @@ export interface SavedSection {
 export interface LeadService {
   /**
    * Creates a lead for `userId` with basic_info.data.title = the trimmed title (basic_info version 1,
-   * not completed).
+   * not completed). `country` is the account's country (ISO2).
    * @throws ONB_INVALID_INPUT (field title, property_type or property_sub_type) for a blank title, an
-   *   unknown type, or a sub type outside the type's group.
+   *   unknown type, or a sub type outside the type's group; ONB_UNSUPPORTED_PROPERTY (422) for a sub type
+   *   not onboarded in `country` (the lead is still recorded, as a cold lead UNSUPPORTED_PROPERTY, SPEC §4).
    */
-  create(userId: string, body: CreateLeadBody): Promise<Lead>;
-  /** The user's leads, newest first. */
+  create(userId: string, body: CreateLeadBody, country: string): Promise<Lead>;
+  /** The user's leads that are not discarded, newest first (cold leads included). */
   list(userId: string): Promise<Lead[]>;
-  /** The user's lead with this property_unique_id, or undefined (also for another user's lead). */
+  /** The user's lead with this property_unique_id, or undefined (also for another user's or a discarded lead). */
   find(userId: string, propertyUniqueId: string): Promise<Lead | undefined>;
+  /**
+   * Discards the user's lead after the owner said it duplicates their other property ('Is this your
+   * property?', SPEC §2): it no longer appears anywhere. Only a lead with no completed task but the address.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_LEAD_LOCKED (409) another task is completed.
+   */
+  discard(userId: string, propertyUniqueId: string): Promise<void>;
   /** The user's most recently created IN_PROGRESS lead, or undefined. */
   newestInProgress(userId: string): Promise<Lead | undefined>;
   /**
@@ -319,13 +460,13 @@ interface NormalisedSection {
  * @throws ONB_INVALID_INPUT (field) when the data breaks the schema; ONB_INVALID_PHONE / ONB_INVALID_EMAIL
  *   (field) on a final save; whatever `check` answers.
  */
-function normaliseSectionData(
+async function normaliseSectionData(
   def: SectionDefinition,
   input: Record<string, unknown>,
   country: string,
   draft: boolean,
   context: SectionContext,
-): NormalisedSection {
+): Promise<NormalisedSection> {
   const data = withoutNulls(input);
   const unfinished = new Set<string>();
   // An e-mail still being typed is set aside while the schema (format email) checks the rest.
@@ -361,17 +502,35 @@ function normaliseSectionData(
     else if (draft) unfinished.add(f);
     else throw onboardError('ONB_INVALID_PHONE', { field: f });
   }
-  const invalid = def.check?.(out, context);
+  const invalid = await def.check?.(out, context);
   if (invalid) throw invalid;
   const missing = def.required.find((f) => isMissing(out[f]) || unfinished.has(f));
   const finalError = missing
     ? onboardError('ONB_FIELD_REQUIRED', { field: missing })
-    : def.finalCheck?.(out, context);
+    : await def.finalCheck?.(out, context);
   return { data: out, complete: finalError === undefined, ...(finalError ? { finalError } : {}) };
 }
 
-/** Creates the lead service over `db`; `now` (ms since the epoch) stamps created_at / updated_at. */
-export function createLeadService(db: Kysely<Database>, now: () => number = Date.now): LeadService {
+/** What the lead service needs besides the database. */
+export interface LeadServiceOptions {
+  /** Where the provider onboards properties (SERVICEABILITY_FILE). */
+  serviceability: ServiceabilityRules;
+  /** Where a typed city is (the place service). */
+  locator: CityLocator;
+  /** LOCATION_CONFIRM_DISTANCE_M: a pin farther from the typed city needs confirmation, in metres. */
+  locationConfirmDistanceM: number;
+  /** OTA_MATCH_RADIUS_M: similar names within this many metres of the pin are offered, in metres. */
+  otaMatchRadiusM: number;
+  /** Stamps created_at / updated_at, in ms since the epoch (default Date.now). */
+  now?: () => number;
+}
+
+/** At most this many matches are offered by 'Is this your property?'. */
+const MAX_MATCHES = 5;
+
+/** Creates the lead service over `db`. */
+export function createLeadService(db: Kysely<Database>, options: LeadServiceOptions): LeadService {
+  const now = options.now ?? Date.now;
   const sectionsOf = async (leadIds: string[]) =>
     leadIds.length === 0
       ? []
@@ -393,6 +552,7 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
       .selectAll()
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
+      .where('status', '!=', LEAD_STATUS_DISCARDED)
       .executeTakeFirst();
 
   const newestFirst = (userId: string) =>
@@ -400,12 +560,52 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
       .selectFrom('leads')
       .selectAll()
       .where('user_id', '=', userId)
+      .where('status', '!=', LEAD_STATUS_DISCARDED)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc');
 
+  /**
+   * Leads other than `lead` that are not cold or discarded, within otaMatchRadiusM of `point`, whose
+   * names are like `lead`'s: found by a bounding box on the (latitude, longitude) index, then the exact
+   * distance. Another owner's lead is described by title and city only.
+   */
+  const nearbyMatches = async (lead: LeadRow, point: LatLng): Promise<PropertyMatch[]> => {
+    const r = options.otaMatchRadiusM;
+    const dLat = r / 111_320;
+    const dLng = r / (111_320 * Math.max(0.01, Math.cos((point.lat * Math.PI) / 180)));
+    const rows = await db
+      .selectFrom('leads')
+      .select(['property_unique_id', 'user_id', 'title', 'city', 'latitude', 'longitude'])
+      .where('id', '!=', lead.id)
+      .where('status', '=', LEAD_STATUS_IN_PROGRESS)
+      .where('latitude', '>=', point.lat - dLat)
+      .where('latitude', '<=', point.lat + dLat)
+      .where('longitude', '>=', point.lng - dLng)
+      .where('longitude', '<=', point.lng + dLng)
+      .limit(200)
+      .execute();
+    return rows
+      .map((row) => ({ row, d: distanceMeters(point, { lat: row.latitude!, lng: row.longitude! }) }))
+      .filter(({ row, d }) => d <= r && similarNames(lead.title, row.title))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, MAX_MATCHES)
+      .map(({ row, d }) => {
+        const own = row.user_id === lead.user_id;
+        return {
+          title: row.title,
+          city: row.city,
+          distance_m: Math.round(d),
+          own,
+          ...(own ? { property_unique_id: row.property_unique_id } : {}),
+          label: row.city ? `${row.title}, ${row.city}` : row.title,
+        };
+      });
+  };
+
   return {
-    async create(userId, body) {
+    async create(userId, body, country) {
       const title = checkCreateBody(body);
+      const supported = options.serviceability.isSupported(country, body.property_sub_type);
       const t = new Date(now());
       // A clash of 50 random bits is unlikely; retry a few times rather than fail.
       for (let attempt = 0; ; attempt += 1) {
@@ -420,7 +620,8 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
                 title,
                 property_type: body.property_type,
                 property_sub_type: body.property_sub_type,
-                status: LEAD_STATUS_IN_PROGRESS,
+                status: supported ? LEAD_STATUS_IN_PROGRESS : LEAD_STATUS_COLD,
+                cold_lead_type: supported ? null : 'UNSUPPORTED_PROPERTY',
                 created_at: t,
                 updated_at: t,
               })
@@ -439,6 +640,7 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
               .execute();
             return lead;
           });
+          if (!supported) throw onboardError('ONB_UNSUPPORTED_PROPERTY');
           const [lead] = await withSections([row]);
           return lead!;
         } catch (err) {
@@ -454,6 +656,24 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
     async find(userId, propertyUniqueId) {
       const row = await findRow(userId, propertyUniqueId);
       return row ? (await withSections([row]))[0] : undefined;
+    },
+
+    async discard(userId, propertyUniqueId) {
+      const lead = await findRow(userId, propertyUniqueId);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      const done = await db
+        .selectFrom('lead_sections')
+        .select('section')
+        .where('lead_id', '=', lead.id)
+        .where('completed', '=', true)
+        .where('section', '!=', 'address')
+        .executeTakeFirst();
+      if (done) throw onboardError('ONB_LEAD_LOCKED');
+      await db
+        .updateTable('leads')
+        .set({ status: LEAD_STATUS_DISCARDED, updated_at: new Date(now()) })
+        .where('id', '=', lead.id)
+        .execute();
     },
 
     async newestInProgress(userId) {
@@ -477,19 +697,44 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
             .where('section', 'in', [...def.reads])
             .execute()
         : [];
+      const checks = {
+        country,
+        serviceability: options.serviceability,
+        locator: options.locator,
+        locationConfirmDistanceM: options.locationConfirmDistanceM,
+        nearbyMatches: (point: LatLng) => nearbyMatches(lead, point),
+      };
       const context: SectionContext = {
+        ...checks,
         sectionData: (name) => others.find((o) => o.section === name)?.data ?? {},
       };
-      const { data, complete, finalError } = normaliseSectionData(
+      const { data, complete, finalError } = await normaliseSectionData(
         def,
         body.data,
         country,
         body.draft,
         context,
       );
-      if (!body.draft && finalError) throw finalError;
-
       const t = new Date(now());
+      if (!body.draft && finalError) {
+        // Outside the served area the lead is still recorded where it is, as a cold lead (SPEC §4).
+        const cold = COLD_LEAD_ERRORS[finalError.code];
+        if (cold) {
+          await db
+            .updateTable('leads')
+            .set({
+              status: LEAD_STATUS_COLD,
+              cold_lead_type: cold,
+              updated_at: t,
+              ...def.leadColumns?.(data),
+            })
+            .where('id', '=', lead.id)
+            .where('status', '!=', LEAD_STATUS_DISCARDED)
+            .execute();
+        }
+        throw finalError;
+      }
+
       const json = JSON.stringify(data);
       return db.transaction().execute(async (trx) => {
         // The version check and the write are one statement: of two saves of the same version, the
@@ -526,9 +771,18 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
         if (!saved) throw onboardError('ONB_VERSION_CONFLICT');
         // The property's name lives in basic_info too; the lead's title follows its last saved value.
         const title = section === 'basic_info' && typeof data.title === 'string' ? data.title : undefined;
+        // A final save writes what the section puts on the lead (the pin), and a lead that was cold for
+        // being outside the served area is in progress again.
+        const final = !body.draft && def.leadColumns ? def.leadColumns(data) : undefined;
+        const revived = final && lead.cold_lead_type === 'NOT_SERVICEABLE';
         await trx
           .updateTable('leads')
-          .set({ updated_at: t, ...(title ? { title } : {}) })
+          .set({
+            updated_at: t,
+            ...(title ? { title } : {}),
+            ...(final ?? {}),
+            ...(revived ? { status: LEAD_STATUS_IN_PROGRESS, cold_lead_type: null } : {}),
+          })
           .where('id', '=', lead.id)
           .execute();
         const all = await trx
@@ -540,6 +794,7 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
         // against the data just saved; it stops being completed when it no longer passes. Its version
         // stays, so a form open on it does not meet a conflict.
         const stored: SectionContext = {
+          ...checks,
           sectionData: (name) => all.find((s) => s.section === name)?.data ?? {},
         };
         for (const row of all) {
@@ -550,7 +805,7 @@ export function createLeadService(db: Kysely<Database>, now: () => number = Date
             !dependent.reads?.includes(section as ChecklistTask)
           )
             continue;
-          if (!dependent.finalCheck(row.data, stored)) continue;
+          if (!(await dependent.finalCheck(row.data, stored))) continue;
           await trx
             .updateTable('lead_sections')
             .set({ completed: false })

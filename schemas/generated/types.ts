@@ -107,6 +107,10 @@ export type CountryIsoCode1 = string;
  */
 export type CountryIsoCode2 = string;
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode3 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
@@ -151,7 +155,7 @@ export type JsonLogic3 = {} | boolean;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode3 = string;
+export type CountryIsoCode4 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -395,6 +399,16 @@ export interface CreateLeadBody {
   property_sub_type: string;
 }
 /**
+ * Answer of discardLead: the lead that no longer appears anywhere.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DiscardLeadResult".
+ */
+export interface DiscardLeadResult {
+  property_unique_id: string;
+  status: 'DISCARDED';
+}
+/**
  * Body of every 4xx/5xx answer (SPEC §8). The message is already translated into the request's language (header httpxoyolang); 5xx messages are always the generic 'Internal Server Error' text.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -419,7 +433,42 @@ export interface ApiError {
      * Seconds to wait before trying again (429 only); also in the Retry-After header.
      */
     retry_after_s?: number;
+    /**
+     * Structured data for the screen, e.g. `matches` of 'Is this your property?' (ONB_POSSIBLE_DUPLICATE).
+     */
+    details?: {
+      /**
+       * @maxItems 5
+       */
+      matches?: PropertyMatch[];
+    };
   };
+}
+/**
+ * A property already listed near the pin with a name like the owner's (SPEC §2 OTA match 'Is this your property?'). Another owner's property is described by name and city only.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyMatch".
+ */
+export interface PropertyMatch {
+  title: string;
+  city: string | null;
+  /**
+   * Metres from the pin.
+   */
+  distance_m: number;
+  /**
+   * The property is the signed-in owner's own lead.
+   */
+  own: boolean;
+  /**
+   * Only for the owner's own lead.
+   */
+  property_unique_id?: string;
+  /**
+   * 'Title, City', for the dialog.
+   */
+  label: string;
 }
 /**
  * data of GET /hms_ms/api/v1/feature-metadata: for each known requested feature, its labels by flat key (e.g. 'dashboard.title'), translated. Unknown features are left out.
@@ -549,9 +598,9 @@ export interface Lead {
    */
   property_sub_type: string;
   /**
-   * Lead status (SPEC §4); only in-progress leads exist so far.
+   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property.
    */
-  status: 'IN_PROGRESS';
+  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED';
   /**
    * ISO 8601.
    */
@@ -561,15 +610,29 @@ export interface Lead {
    */
   updated_at: string;
   /**
-   * Every section that exists, keyed by checklist task (basic_info, contact_info, amenities, room_categories so far); a never-saved section has version 0 and data {}.
+   * Every section that exists, keyed by checklist task (basic_info, address, contact_info, amenities, room_categories so far); a never-saved section has version 0 and data {}.
    */
   sections: {
     basic_info?: LeadSection;
     contact_info?: LeadSection;
     amenities?: LeadSection;
     room_categories?: LeadSection;
+    address?: LeadSection;
   };
   checklist: Checklist;
+  /**
+   * Why a lead is cold (SPEC §4): NOT_SERVICEABLE (outside the served countries/cities) or UNSUPPORTED_PROPERTY (a sub type not onboarded in the country); null otherwise.
+   */
+  cold_lead_type: 'NOT_SERVICEABLE' | 'UNSUPPORTED_PROPERTY' | null;
+  /**
+   * The confirmed pin and its city and country (from the address section's last final save); null before.
+   */
+  location: {
+    lat: number;
+    lng: number;
+    city: string;
+    country: string;
+  } | null;
 }
 /**
  * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
@@ -743,6 +806,59 @@ export interface ScreenQuery {
   [k: string]: unknown;
 }
 /**
+ * data of the address section (SPEC §2 property location, confirm address, manual/auto address, location details; §3 address/location). Every field is optional in a draft; a final save needs latitude, longitude, address_line, city and country, and then: the country must be the account's (400 ONB_COUNTRY_LOCKED, SPEC §5); the city must be served (422 'We are not operational in this area. Please select correct location.', and the lead becomes a cold lead NOT_SERVICEABLE, SPEC §4); a pin farther than LOCATION_CONFIRM_DISTANCE_M from the typed city needs location_confirmed (409 ONB_LOCATION_DIFFERS, SPEC §5); a property with a similar name near the pin needs not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE with error.details.matches, SPEC §2 OTA match). null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AddressData".
+ */
+export interface AddressData {
+  /**
+   * Whether the owner is at the property now (SPEC §2 at location / not at location).
+   */
+  at_location?: 'yes' | 'no';
+  /**
+   * Pin latitude, WGS 84 degrees.
+   */
+  latitude?: number;
+  /**
+   * Pin longitude, WGS 84 degrees.
+   */
+  longitude?: number;
+  /**
+   * What the owner typed in the place search.
+   */
+  place_query?: string;
+  /**
+   * Building, street and number.
+   */
+  address_line?: string;
+  /**
+   * Area or neighbourhood.
+   */
+  locality?: string;
+  /**
+   * City or town (filled from the pin's nearest city; the owner may correct it).
+   */
+  city?: string;
+  /**
+   * State, province or region.
+   */
+  state?: string;
+  /**
+   * Postal code: letters, digits, spaces and hyphens.
+   */
+  postal_code?: string;
+  country?: CountryIsoCode1;
+  /**
+   * The owner confirmed a pin far from the typed city (SPEC §5 'A differing location needs confirmation').
+   */
+  location_confirmed?: boolean;
+  /**
+   * The owner answered 'No' to 'Is this your property?'.
+   */
+  not_duplicate_confirmed?: boolean;
+}
+/**
  * data of the amenities section (SPEC §1 amenities). Optional in a draft; a final save (draft false) needs amenities (missing or empty → 400 'This field is required' field amenities) holding every amenity of the catalogue marked mandatory (otherwise 400 ONB_MANDATORY_AMENITIES 'Please select every mandatory amenity' field amenities). null clears it.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -783,7 +899,7 @@ export interface BasicInfoData {
    * Front-desk phone number, international or national (read in frontdesk_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field frontdesk_phone 'Please enter the correct phone number'.
    */
   frontdesk_phone?: string;
-  frontdesk_phone_country?: CountryIsoCode1;
+  frontdesk_phone_country?: CountryIsoCode2;
 }
 /**
  * data of the contact_info section (SPEC §1 contact info): the person guests and the onboarding team reach. Every field is optional in a draft; a final save (draft false) needs contact_name, contact_email and contact_phone (missing → 400 'This field is required' with field). null clears a field.
@@ -804,7 +920,7 @@ export interface ContactInfoData {
    * Phone number of the contact person, international or national (read in contact_phone_country, else the user's country_code); stored and answered in E.164 once valid. A draft keeps a number that is not valid yet as typed; a final save refuses it with 400 field contact_phone 'Please enter the correct phone number'.
    */
   contact_phone?: string;
-  contact_phone_country?: CountryIsoCode2;
+  contact_phone_country?: CountryIsoCode3;
 }
 /**
  * data of the room_categories section (SPEC §1 room categories). Optional in a draft; a final save (draft false) needs at least one category (missing or empty → 400 'This field is required' field room_categories), a name and a count in every category (same answer), basic info's total_rooms (missing → 400 ONB_BASIC_INFO_FIRST field room_categories) and counts adding up to it (otherwise 400 ONB_ROOM_COUNT_MISMATCH field room_categories, 'The room counts add up to {{sum}}, but the property has {{total}} rooms'). null clears it.
@@ -936,6 +1052,30 @@ export interface VerifyOtpBody {
 export interface LatLng1 {
   lat: number;
   lng: number;
+}
+/**
+ * Where the provider onboards properties and which kinds (SPEC §4 cold leads NOT_SERVICEABLE and UNSUPPORTED_PROPERTY). bff/screens/data/serviceability.json, or the file named by SERVICEABILITY_FILE; checked when the server starts.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Serviceability".
+ */
+export interface Serviceability {
+  $schema?: string;
+  /**
+   * Served countries by ISO alpha-2 code; a country not listed is not served.
+   */
+  countries: {
+    [k: string]: {
+      /**
+       * "*" for every city, or the names of the cities served (compared without case and accents).
+       */
+      cities: '*' | [string, ...string[]];
+      /**
+       * Property sub types not onboarded in this country: a lead of one becomes a cold lead UNSUPPORTED_PROPERTY.
+       */
+      unsupported_sub_types?: string[];
+    };
+  };
 }
 /**
  * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.
@@ -1252,7 +1392,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode3;
+  default_country?: CountryIsoCode4;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */

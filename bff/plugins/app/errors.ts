@@ -54,6 +54,7 @@ export function toApiError(
         message,
         ...(resolvedField ? { field: resolvedField } : {}),
         ...(e.retryAfterS !== undefined ? { retry_after_s: e.retryAfterS } : {}),
+        ...(e.details ? { details: e.details } : {}),
       },
     },
   };

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
-import { createLeadService, type LeadService } from '../../services/leads';
+import type { Config } from '../../config';
+import { createLeadService, type CityLocator, type LeadService } from '../../services/leads';
+import { loadServiceability } from '../../services/serviceability';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,10 +10,23 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates `app.leads` over `app.db`; `now` (ms since the epoch) stamps the rows. */
-export default fp<{ now: () => number }>(
-  async (app, { now }) => {
-    app.decorate('leads', createLeadService(app.db, now));
+/**
+ * Decorates `app.leads` over `app.db`, with the serviceability rules of SERVICEABILITY_FILE (the server
+ * refuses to start when that file is not valid), the distances of the configuration and `locator` to find
+ * typed cities; `now` (ms since the epoch) stamps the rows.
+ */
+export default fp<{ now: () => number; config: Config; locator: CityLocator }>(
+  async (app, { now, config, locator }) => {
+    app.decorate(
+      'leads',
+      createLeadService(app.db, {
+        now,
+        serviceability: loadServiceability(config.serviceabilityFile),
+        locator,
+        locationConfirmDistanceM: config.locationConfirmDistanceM,
+        otaMatchRadiusM: config.otaMatchRadiusM,
+      }),
+    );
   },
   { name: 'leads', dependencies: ['db'] },
 );

@@ -135,7 +135,7 @@ describe('reading leads', () => {
     const first = await createLead(fresh, {
       title: 'First',
       property_type: 'hotel',
-      property_sub_type: 'hostel',
+      property_sub_type: 'guest_house',
     });
     const second = await createLead(fresh, {
       title: 'Second',
@@ -406,7 +406,7 @@ describe('PUT …/sections/:section (saveLeadSection)', () => {
 
   it('answers 404 ONB_SECTION_NOT_FOUND for a section that does not exist', async () => {
     const lead = await createLead(owner);
-    for (const section of ['address', 'nope', '__proto__']) {
+    for (const section of ['images', 'nope', '__proto__']) {
       const res = await save(owner, lead.property_unique_id, { data: {}, version: 0, draft: true }, section);
       expect(res.statusCode).toBe(404);
       expect(res.json().error.code).toBe('ONB_SECTION_NOT_FOUND');

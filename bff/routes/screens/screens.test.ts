@@ -134,7 +134,7 @@ describe('the real screen catalogue (bff/screens)', () => {
       method: 'POST',
       url: '/hms_ms/api/v1/onboard/leads',
       headers: { cookie: who },
-      payload: { title: 'Harbour Lights', property_type: 'hotel', property_sub_type: 'hostel' },
+      payload: { title: 'Harbour Lights', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
     });
     const id: string = created.json().data.lead.property_unique_id;
     const after = JSON.stringify(await middleware());
