@@ -45,3 +45,39 @@ export async function signUp(page: Page, request: APIRequestContext) {
   await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
   return phone;
 }
+
+/**
+ * Signs an existing owner in from the login page with a new code (the one of their last sign-in is skipped),
+ * as on another device, and waits until the app has left the login page.
+ */
+export async function logIn(
+  page: Page,
+  request: APIRequestContext,
+  phone: { national: string; e164: string },
+) {
+  const previous = await readCode(request, phone.e164);
+  await page.goto('/propertyOnboard/login');
+  await page.getByLabel('Mobile number').fill(phone.national);
+  await page.getByRole('button', { name: 'Get OTP' }).click();
+  await expect(page.getByLabel('One-time code')).toBeVisible();
+  const code = await readCode(request, phone.e164, previous);
+  await page.getByLabel('One-time code').fill(code);
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+/** Taps the option `name` of the choice `group`, as an owner taps its card or chip. */
+export async function choose(page: Page, group: string, name: string) {
+  const radios = page.getByRole('radiogroup', { name: group });
+  await radios.getByText(name, { exact: true }).click();
+  await expect(radios.getByRole('radio', { name })).toBeChecked();
+}
+
+/** Adds a boutique hotel named `name` from the add-property page; returns its property_unique_id. */
+export async function addHotel(page: Page, name: string): Promise<string> {
+  await page.getByLabel('Property name').fill(name);
+  await choose(page, 'Property type', 'Hotel');
+  await choose(page, 'Property sub type', 'Boutique hotel');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/propertyOnboard\/task\?property_unique_id=PO[0-9A-Z]{10}$/);
+  return new URL(page.url()).searchParams.get('property_unique_id')!;
+}

@@ -136,6 +136,58 @@ describe('createDraftSaver', () => {
     expect(statuses).toEqual(['saving', 'saved']);
   });
 
+  it('never says saved while a change waits for its debounce or for the save after a running one', async () => {
+    const { type, statuses } = setup({ version: 1 });
+    let answer: (r: Response) => void = () => undefined;
+    fetchMock.mockResolvedValueOnce(saved(2));
+    type('description', 'Sea');
+    expect(statuses).toEqual(['saving']);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(statuses).toEqual(['saving', 'saved']);
+
+    // Typed after "Saved": back to "Saving…" before anything is sent.
+    type('description', 'Sea View');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(statuses.at(-1)).toBe('saving');
+
+    // Typed while that save runs: its answer does not say "Saved", the one after it does.
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    fetchMock.mockResolvedValueOnce(saved(4));
+    await vi.advanceTimersByTimeAsync(800);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    type('total_rooms', 12);
+    answer(saved(3));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(statuses.at(-1)).toBe('saving');
+    await vi.advanceTimersByTimeAsync(800);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(statuses).toEqual(['saving', 'saved', 'saving', 'saved']);
+  });
+
+  it('keeps saying offline while more is typed offline', async () => {
+    const { type, statuses } = setup({ version: 1 });
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    type('title', 'Sea View Inn');
+    await vi.advanceTimersByTimeAsync(800);
+    expect(statuses).toEqual(['saving', 'offline']);
+    type('title', 'Sea View Inn and Spa');
+    expect(statuses).toEqual(['saving', 'offline']);
+    await vi.advanceTimersByTimeAsync(800);
+    // The second try says "Saving…" while it runs, then "Offline" again.
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(statuses).toEqual(['saving', 'offline', 'saving', 'offline']);
+  });
+
+  it('says saved again when a change is undone before it is sent, and sends nothing', async () => {
+    const { type, statuses } = setup({ version: 1, values: { title: 'Sea View' } });
+    type('title', 'Sea View Inn');
+    expect(statuses).toEqual(['saving']);
+    type('title', 'Sea View');
+    expect(statuses).toEqual(['saving', 'saved']);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('ignores changes of other fields', async () => {
     const { type } = setup();
     type('otp', '1234');

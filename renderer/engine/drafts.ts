@@ -20,8 +20,10 @@ export interface LocalDraft {
 }
 
 /**
- * What the saver is doing, for the status line of the Screen: nothing yet, a save running, the last save
- * confirmed, the network down (changes kept on this device), or the last save refused.
+ * What the saver is doing, for the status line of the Screen: nothing yet, a change waiting for its debounce or
+ * a save running, every change confirmed, the network down (changes kept on this device), or the last save
+ * refused. A change made after 'saved' turns it back to 'saving' at once, so that "Saved" is never shown while
+ * something typed has not reached the server.
  */
 export type DraftStatus = 'idle' | 'saving' | 'saved' | 'offline' | 'failed';
 
@@ -124,7 +126,8 @@ type Outcome = 'saved' | 'failed' | 'conflict';
  * meanwhile). 409 → a warning toast with the server's message, local copy removed, `onConflict` (fetch the
  * screen again). 400 with `field` → that error under the field, local copy kept. Network failure (status 0)
  * → local copy kept, sent again on the window 'online' event (and on the next load of the screen through
- * {@link startingValues}). No toast on success or on other failures: the Screen's status line tells.
+ * {@link startingValues}). No toast on success or on other failures: the Screen's status line tells
+ * ({@link DraftStatus}, reported only when it changes).
  */
 export function createDraftSaver(options: DraftSaverOptions): DraftSaver {
   const { draft, screenId, store, host, onStatus, onConflict } = options;
@@ -154,9 +157,12 @@ export function createDraftSaver(options: DraftSaverOptions): DraftSaver {
   let again = false;
   let conflicted = false;
   let disposed = false;
+  let status: DraftStatus = 'idle';
 
-  const report = (status: DraftStatus) => {
-    if (!disposed) onStatus(status);
+  const report = (next: DraftStatus) => {
+    if (disposed || next === status) return;
+    status = next;
+    onStatus(next);
   };
   const clearTimer = () => {
     if (timer !== undefined) clearTimeout(timer);
@@ -180,8 +186,10 @@ export function createDraftSaver(options: DraftSaverOptions): DraftSaver {
       lastVersions.set(key, next);
       if (!disposed) writeField(store, screenId, draft.version_field, next);
       const now = current();
-      writeLocalDraft(key, snapshot(now) === snap ? null : localCopy(now, next));
-      report('saved');
+      const changed = snapshot(now) !== snap;
+      writeLocalDraft(key, changed ? localCopy(now, next) : null);
+      // Changed meanwhile: not all saved yet, the next save follows.
+      report(changed ? 'saving' : 'saved');
       return 'saved';
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -212,7 +220,10 @@ export function createDraftSaver(options: DraftSaverOptions): DraftSaver {
       if (conflicted) return false;
       const form = current();
       const snap = snapshot(form);
-      if (snap === confirmed) return true;
+      if (snap === confirmed) {
+        if (status === 'saving') report('saved');
+        return true;
+      }
       const outcome = await send(form, snap);
       if (outcome === 'conflict') return false;
       if (outcome === 'failed') return true;
@@ -254,9 +265,12 @@ export function createDraftSaver(options: DraftSaverOptions): DraftSaver {
     if (snap === confirmed && !running) {
       clearTimer();
       writeLocalDraft(key, null);
+      if (status === 'saving') report('saved');
       return;
     }
     writeLocalDraft(key, localCopy(form, versionOf(form)));
+    // "Saved" would be untrue while this change waits for its debounce; "offline" and "not saved yet" stay true.
+    if (status === 'idle' || status === 'saved') report('saving');
     clearTimer();
     timer = setTimeout(() => {
       timer = undefined;
