@@ -8,6 +8,7 @@ import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
 import leadsPlugin from './plugins/app/leads';
 import otpPlugin from './plugins/app/otp';
+import placesPlugin from './plugins/app/places';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
@@ -24,6 +25,7 @@ import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
 import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
+import placeRoutes from './routes/places';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
@@ -131,7 +133,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
-  await app.register(leadsPlugin, { now, config, locator: { locate: async () => undefined } });
+  await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
+  await app.register(leadsPlugin, { now, config, locator: app.places });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -144,6 +147,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(authRoutes, { config });
   await app.register(translationRoutes);
   await app.register(leadRoutes, { config });
+  await app.register(placeRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
@@ -162,6 +166,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }, 3600_000);
   purge.unref();
   app.addHook('onClose', async () => clearInterval(purge));
+
+  // The gazetteer of cities loads in the background once the server listens, so neither startup nor
+  // /readyz waits for it (~1 s); injected test apps load it on first use.
+  app.addHook('onListen', async () => app.places.warm());
 
   return app;
 }

@@ -89,6 +89,13 @@ export type CountryIsoCode = string;
  */
 export type DevOutbox = OutboxEntry[];
 /**
+ * No place: reverseGeocode found nothing near the pin. Its own file so that a response's `Place | null` is two references: the response serializer (fast-json-stringify) compiles an inline option of anyOf together with its whole document, and cannot resolve that document's references to other files.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "NoPlace".
+ */
+export type NoPlace = null;
+/**
  * sign_up creates the owner account on first successful verification; login requires an existing owner account (SPEC §6).
  *
  * This interface was referenced by `RequestOtpBody`'s JSON-Schema
@@ -705,6 +712,95 @@ export interface OutboxEntry {
   sent_at: string;
 }
 /**
+ * Query of GET /hms_ms/api/v1/places/search (searchPlaces): the city the owner types (SPEC §2 property location, §3 search options). qid is the active hotel id the client adds to every call.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PlaceSearchQuery".
+ */
+export interface PlaceSearchQuery {
+  /**
+   * What the owner typed: 2 to 100 characters, at least 2 once trimmed. Case and accents are ignored.
+   */
+  q: string;
+  /**
+   * Only places of this country (ISO 3166-1 alpha-2, either case).
+   */
+  country?: string;
+  /**
+   * Most places returned (default 8).
+   */
+  limit?: number;
+  qid?: string;
+}
+/**
+ * data of searchPlaces: matching places, best first (a word starting with the query before the query inside a word; then most populous first). Empty when nothing matches.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PlaceSearchResult".
+ */
+export interface PlaceSearchResult {
+  /**
+   * @maxItems 20
+   */
+  places: Place[];
+}
+/**
+ * A city or an address on Earth (SPEC §3 address/location: selected city/country, search options, reverse geolocation result and closest). From the embedded gazetteer (GeoNames cities of more than 1000 people) or, when GEOCODER_URL is set, from a Nominatim-compatible geocoder.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Place".
+ */
+export interface Place {
+  /**
+   * Stable id of the place at its source: 'gn:<GeoNames id>' (e.g. 'gn:1270642') or 'osm:<node|way|relation>:<OSM id>' (e.g. 'osm:node:123').
+   */
+  id: string;
+  /**
+   * The city, town or village.
+   */
+  name: string;
+  /**
+   * ISO 3166-1 alpha-2 country code, upper case (as common.schema.json#/$defs/CountryIsoCode, written out because the response serializer cannot follow a reference to another folder inside anyOf).
+   */
+  country: string;
+  /**
+   * Name of the country in the request's language (falls back to English, then to the code).
+   */
+  country_name: string;
+  /**
+   * State, province or region; null when unknown (always null from the gazetteer).
+   */
+  state: string | null;
+  /**
+   * Postal code; null when unknown (always null from the gazetteer).
+   */
+  postal_code: string | null;
+  /**
+   * Street and number ('road house_number') when the geocoder knows them; null from the gazetteer.
+   */
+  address_line: string | null;
+  /**
+   * Latitude in WGS 84 degrees.
+   */
+  lat: number;
+  /**
+   * Longitude in WGS 84 degrees.
+   */
+  lng: number;
+  /**
+   * Inhabitants of the city (GeoNames); null when unknown or from the geocoder.
+   */
+  population: number | null;
+  /**
+   * What the owner reads in a list: '<address_line>, <name>, <country_name>' without the missing parts (e.g. 'Gurgaon, India').
+   */
+  label: string;
+  /**
+   * Metres from the asked point; only in reverse-geocoding results.
+   */
+  distance_m?: number;
+}
+/**
  * data of a successful request_otp answer.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -741,6 +837,41 @@ export interface RequestOtpBody {
   phone: string;
   country_code?: CountryIsoCode;
   purpose: OtpPurpose;
+}
+/**
+ * Query of GET /hms_ms/api/v1/places/reverse (reverseGeocode): the pin the owner dropped (SPEC §2 pin exact location on a map). qid is the active hotel id the client adds to every call.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReverseGeocodeQuery".
+ */
+export interface ReverseGeocodeQuery {
+  /**
+   * Latitude in WGS 84 degrees.
+   */
+  lat: number;
+  /**
+   * Longitude in WGS 84 degrees.
+   */
+  lng: number;
+  qid?: string;
+}
+/**
+ * data of reverseGeocode (SPEC §3 reverse geolocation result and closest): the pin's place and the nearest cities.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReverseGeocodeResult".
+ */
+export interface ReverseGeocodeResult {
+  /**
+   * The address at the pin from the geocoder, else the nearest city within 50 km; null when there is none (e.g. mid-ocean). Carries distance_m.
+   */
+  place: Place | NoPlace;
+  /**
+   * Up to 5 nearest cities within 100 km, nearest first, each with distance_m.
+   *
+   * @maxItems 5
+   */
+  closest: Place[];
 }
 /**
  * data of saveLeadSection: the section as saved (with its new version) and the lead's checklist after the save.

@@ -28,5 +28,5 @@ export default fp<{ now: () => number; config: Config; locator: CityLocator }>(
       }),
     );
   },
-  { name: 'leads', dependencies: ['db'] },
+  { name: 'leads', dependencies: ['db', 'places'] },
 );

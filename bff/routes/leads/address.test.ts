@@ -165,6 +165,23 @@ describe('the address section (SPEC §2 location, confirm address)', () => {
     expect(revived.location?.city).toBe('Gurgaon');
   });
 
+  it('asks to confirm a pin far from the typed city (SPEC §5), then saves it once confirmed', async () => {
+    const owner = await signInNewOwner(app);
+    const id = await createLead(app, owner, uniqueName('Lotus Court'));
+    const jaipur = { latitude: 26.9124, longitude: 75.7873 }; // ~230 km from Gurgaon
+    const asked = await saveAddress(app, owner, id, address(jaipur));
+    expect(asked.statusCode).toBe(409);
+    expect(asked.json().error.code).toBe('ONB_LOCATION_DIFFERS');
+    expect(asked.json().error.message).toMatch(
+      /^The pin is 2\d\d km from Gurgaon\. Is the pin at your property\?$/,
+    );
+    const confirmed = await saveAddress(app, owner, id, address(jaipur, { location_confirmed: true }));
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    // A pin near the typed city needs no confirmation.
+    const near = await saveAddress(app, owner, id, address(spot()), { version: 1 });
+    expect(near.statusCode, near.body).toBe(200);
+  });
+
   it("another user's lead answers 404 and nothing is saved", async () => {
     const owner = await signInNewOwner(app);
     const stranger = await signInNewOwner(app);
