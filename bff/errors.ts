@@ -70,6 +70,11 @@ export const errorDefinitions = {
     key: 'errors.possible_duplicate',
     message: 'Is this your property?',
   },
+  ONB_POSSIBLE_DUPLICATE_OWN: {
+    status: 409,
+    key: 'errors.possible_duplicate',
+    message: 'Is this your property?',
+  },
   ONB_LEAD_LOCKED: {
     status: 409,
     key: 'errors.lead_locked',

@@ -174,7 +174,8 @@ const stringOf = (v: unknown) => (typeof v === 'string' ? v : null);
  * The final rules of the address (SPEC §4, §5, §2 OTA match), in order: the account's country (400
  * ONB_COUNTRY_LOCKED), a served city (422 ONB_NOT_SERVICEABLE, the lead turns cold), a pin near the typed
  * city unless location_confirmed (409 ONB_LOCATION_DIFFERS), no similar property near the pin unless
- * not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE with details.matches).
+ * not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE_OWN when one is the owner's own, else
+ * ONB_POSSIBLE_DUPLICATE, with details.matches).
  */
 async function checkAddress(
   data: Record<string, unknown>,
@@ -196,7 +197,12 @@ async function checkAddress(
   }
   if (data.not_duplicate_confirmed !== true) {
     const matches = await context.nearbyMatches(pin);
-    if (matches.length > 0) return onboardError('ONB_POSSIBLE_DUPLICATE', { details: { matches } });
+    // The owner's own property first: the dialog then offers to open it instead.
+    matches.sort((a, b) => Number(b.own) - Number(a.own));
+    if (matches.length > 0)
+      return onboardError(matches[0]!.own ? 'ONB_POSSIBLE_DUPLICATE_OWN' : 'ONB_POSSIBLE_DUPLICATE', {
+        details: { matches },
+      });
   }
   return undefined;
 }

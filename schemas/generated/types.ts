@@ -441,7 +441,7 @@ export interface ApiError {
      */
     retry_after_s?: number;
     /**
-     * Structured data for the screen, e.g. `matches` of 'Is this your property?' (ONB_POSSIBLE_DUPLICATE).
+     * Structured data for the screen, e.g. `matches` of 'Is this your property?' (ONB_POSSIBLE_DUPLICATE, ONB_POSSIBLE_DUPLICATE_OWN).
      */
     details?: {
       /**
@@ -937,7 +937,7 @@ export interface ScreenQuery {
   [k: string]: unknown;
 }
 /**
- * data of the address section (SPEC §2 property location, confirm address, manual/auto address, location details; §3 address/location). Every field is optional in a draft; a final save needs latitude, longitude, address_line, city and country, and then: the country must be the account's (400 ONB_COUNTRY_LOCKED, SPEC §5); the city must be served (422 'We are not operational in this area. Please select correct location.', and the lead becomes a cold lead NOT_SERVICEABLE, SPEC §4); a pin farther than LOCATION_CONFIRM_DISTANCE_M from the typed city needs location_confirmed (409 ONB_LOCATION_DIFFERS, SPEC §5); a property with a similar name near the pin needs not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE with error.details.matches, SPEC §2 OTA match). null clears a field.
+ * data of the address section (SPEC §2 property location, confirm address, manual/auto address, location details; §3 address/location). Every field is optional in a draft; a final save needs latitude, longitude, address_line, city and country, and then: the country must be the account's (400 ONB_COUNTRY_LOCKED, SPEC §5); the city must be served (422 'We are not operational in this area. Please select correct location.', and the lead becomes a cold lead NOT_SERVICEABLE, SPEC §4); a pin farther than LOCATION_CONFIRM_DISTANCE_M from the typed city needs location_confirmed (409 ONB_LOCATION_DIFFERS, SPEC §5); a property with a similar name near the pin needs not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE, or ONB_POSSIBLE_DUPLICATE_OWN when one is the owner’s own, with error.details.matches, SPEC §2 OTA match). null clears a field.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "AddressData".

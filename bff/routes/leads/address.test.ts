@@ -270,6 +270,7 @@ describe("'Is this your property?' (SPEC §2 OTA match)", () => {
     const duplicate = await createLead(app, owner, name);
     const asked = await saveAddress(app, owner, duplicate, address(point));
     expect(asked.statusCode).toBe(409);
+    expect(asked.json().error.code).toBe('ONB_POSSIBLE_DUPLICATE_OWN');
     expect(asked.json().error.details.matches[0]).toMatchObject({ own: true, property_unique_id: existing });
 
     const stranger = await signInNewOwner(app);
