@@ -72,12 +72,18 @@ export async function choose(page: Page, group: string, name: string) {
   await expect(radios.getByRole('radio', { name })).toBeChecked();
 }
 
-/** Adds a boutique hotel named `name` from the add-property page; returns its property_unique_id. */
+/**
+ * Adds a boutique hotel named `name` from the add-property page and waits for the next step, the property
+ * location; returns its property_unique_id.
+ */
 export async function addHotel(page: Page, name: string): Promise<string> {
   await page.getByLabel('Property name').fill(name);
   await choose(page, 'Property type', 'Hotel');
   await choose(page, 'Property sub type', 'Boutique hotel');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page).toHaveURL(/\/propertyOnboard\/task\?property_unique_id=PO[0-9A-Z]{10}$/);
+  await expect(page).toHaveURL(
+    /\/propertyOnboard\/task\/details\?task=address&property_unique_id=PO[0-9A-Z]{10}$/,
+  );
+  await expect(page.getByRole('heading', { name: 'Property location' })).toBeVisible();
   return new URL(page.url()).searchParams.get('property_unique_id')!;
 }

@@ -49,6 +49,26 @@ describe('composeDefinition', () => {
     expect(payload.widget_list.map((w) => w.id)).toEqual(['b']);
   });
 
+  it('merges objects with $merge, later keys winning and items that are not objects skipped', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([], {
+        form: {
+          initial: {
+            $merge: [
+              { country: { $bind: 'user.country_code' }, city: 'Default' },
+              { $logic: { var: ['lead.nothing_here', null] } },
+              { city: 'Saved', street: { $if: { '!!': { var: 'user' } }, then: 'Main', else: 'None' } },
+            ],
+          },
+        },
+      }),
+      owner,
+      translate,
+    );
+    expect(payload.form?.initial).toEqual({ country: 'IN', city: 'Saved', street: 'Main' });
+  });
+
   it('fills bindings and translations, with bound values inside translations', () => {
     const payload = composeDefinition(
       'probe.json',

@@ -9,6 +9,8 @@
  * - `{"$bind": "global_info.country_code"}` is replaced by the value at that path of the context;
  * - `{"$if": rule, "then": v, "else": v}` by one branch (itself composed), `{"$logic": rule}` by the
  *   rule's result (JSON Logic over the context, e.g. a path built with `cat`);
+ * - `{"$merge": [v, …]}` by the objects its items compose to, merged left to right (later keys win;
+ *   items that are not objects are skipped), e.g. defaults under the data a lead has saved;
  * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
  *   browser) is sent as it is.
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
@@ -142,6 +144,14 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
     return value.$bind.startsWith('catalogue.') ? resolveValue(bound, scope, path) : bound;
   }
   if ('$logic' in value) return jsonLogic.apply(value.$logic as never, scope.ctx);
+  if (Array.isArray(value.$merge)) {
+    const merged: Record<string, unknown> = {};
+    value.$merge.forEach((item, i) => {
+      const part = resolveValue(item, scope, `${path}/$merge/${i}`);
+      if (isPlainObject(part)) Object.assign(merged, part);
+    });
+    return merged;
+  }
   if ('$if' in value) {
     const branch = holds(value.$if as JsonLogic, scope.ctx) ? value.then : value.else;
     return resolveValue(branch, scope, path);
