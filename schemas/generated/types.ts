@@ -11,6 +11,7 @@ export type Action =
   | GoBackAction
   | SubmitAction
   | SetValueAction
+  | FetchAction
   | ShowToastAction
   | OpenPopupAction
   | ClosePopupAction
@@ -192,7 +193,7 @@ export interface GoBackAction {
   fallback: AppPath;
 }
 /**
- * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error.
+ * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error. An error whose `error.code` has an entry in on_error_codes runs that entry instead (no field error, no toast, no on_error).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SubmitAction".
@@ -217,9 +218,15 @@ export interface SubmitAction {
   blocking?: boolean;
   on_success?: ActionList;
   on_error?: ActionList;
+  /**
+   * Actions for particular error codes of the answer (`error.code`, e.g. a match with an existing property or a pin far from the chosen city): when the code has an entry, its actions run with response = the error body {success: false, error}, instead of the field error or toast and instead of on_error. The submit still counts as failed.
+   */
+  on_error_codes?: {
+    [k: string]: ActionList;
+  };
 }
 /**
- * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit that ran it ({success, data} or {success: false, error}).
+ * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit or fetch that ran it ({success, data} or {success: false, error}), or what the widget that dispatched it passed (place_search: {success: true, data: <the chosen place>}).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SetValueAction".
@@ -228,6 +235,28 @@ export interface SetValueAction {
   type: 'set_value';
   field: string;
   value: unknown;
+}
+/**
+ * Read from a BFF endpoint (GET only) through the engine's API client, e.g. the place under a map pin. Then run on_success with response = the success envelope {success: true, data}, or, on failure, show the error as a toast (unless quiet) and run on_error with response = the error body.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FetchAction".
+ */
+export interface FetchAction {
+  type: 'fetch';
+  endpoint: ApiPath;
+  /**
+   * Query parameters, each a literal or a JSON Logic rule over {form, response} (e.g. {"var": "form.latitude"}); a value that is undefined or null is left out, numbers and booleans are sent as text.
+   */
+  query?: {
+    [k: string]: unknown;
+  };
+  /**
+   * A failure shows no toast (background look-ups such as reverse geocoding); on_error still runs.
+   */
+  quiet?: boolean;
+  on_success?: ActionList;
+  on_error?: ActionList;
 }
 /**
  * Show a toast (SPEC §3 popup item).
@@ -1458,7 +1487,14 @@ export interface RedirectContents {
  * via the `definition` "TextContents".
  */
 export interface TextContents {
+  /**
+   * The text shown; with value_field, the fallback while that field holds no text.
+   */
   text: string;
   variant?: 'title' | 'subtitle' | 'body' | 'caption';
   align?: 'start' | 'center' | 'end';
+  /**
+   * A form field whose text, when it holds a non-blank string, is shown instead of `text` (e.g. the name of the matching property a server answer put there with set_value).
+   */
+  value_field?: string;
 }
