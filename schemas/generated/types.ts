@@ -136,7 +136,9 @@ export type WidgetType =
   | 'checklist'
   | 'choice'
   | 'multi_choice'
-  | 'item_list';
+  | 'item_list'
+  | 'map_pin'
+  | 'place_search';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -161,6 +163,18 @@ export type ActionList1 = Action[];
  * Actions run in order; the first that fails stops the rest.
  */
 export type ActionList2 = Action[];
+/**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ */
+export type JsonLogic4 = {} | boolean;
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList3 = Action[];
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath1 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -1402,6 +1416,93 @@ export interface LanguageChooserContents {
   after_change?: ActionList2;
 }
 /**
+ * Pin the exact location of the property on a map (SPEC §2 property location, §3 latitude and longitude). The pin's latitude and longitude go into two form fields as numbers (WGS 84 degrees, 6 decimals). The user moves the pin by tapping the map, dragging the pin, the arrow keys on the focused pin, or the locate button; each such move runs on_change (debounced). Without tiles the map is a plain background on which the pin, tapping, dragging and the coordinates still work.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "MapPinContents".
+ */
+export interface MapPinContents {
+  /**
+   * Form field holding the latitude (a number, degrees). Submit validation of this field checks the pin (required / required_message).
+   */
+  lat_field: string;
+  /**
+   * Form field holding the longitude (a number, degrees).
+   */
+  lng_field: string;
+  /**
+   * Visible heading and accessible name of the map region.
+   */
+  label: string;
+  /**
+   * Help text under the heading (e.g. 'Tap the map or drag the pin to your entrance').
+   */
+  hint?: string;
+  default_center: LatLng2;
+  /**
+   * Starting zoom level (Leaflet / slippy-map levels).
+   */
+  zoom?: number;
+  /**
+   * Leaflet tile URL template ({s}, {z}, {x}, {y}), from global_info.map_config.tile_url; null draws no tiles (plain background, nothing requested).
+   */
+  tile_url: string | null;
+  /**
+   * Attribution of the tiles (HTML as Leaflet's attribution control takes it); shown only with tile_url.
+   */
+  attribution?: string;
+  /**
+   * Caption before the coordinates line ('28.399174, 77.038765', 6 decimals).
+   */
+  coordinates_label?: string;
+  /**
+   * A pin must be set (checked on submit of lat_field).
+   */
+  required?: boolean;
+  /**
+   * Shown when a required pin is not set.
+   */
+  required_message?: string;
+  /**
+   * The 'Use my current location' button (SPEC §2 allow access; §3 enable_location_permission, location_data_config). Absent: no button.
+   */
+  locate?: {
+    /**
+     * Text of the button.
+     */
+    label: string;
+    /**
+     * A position read less than this many ms ago (kept in localStorage under storage_key) is used without asking the browser again; also the maximumAge of the browser's request (SPEC §9: 300000, overridable by location_data_config.throttleDelay).
+     */
+    throttle_ms: number;
+    auto_when?: JsonLogic4;
+    /**
+     * localStorage key of the last position read: {lat, lng, read_at (ms since epoch)}.
+     */
+    storage_key: string;
+    /**
+     * Shown (role alert) when the user refused location access.
+     */
+    denied_message: string;
+    /**
+     * Shown (role alert) when the position could not be read (no geolocation, timeout after 10000 ms, no fix).
+     */
+    unavailable_message: string;
+    /**
+     * Text of the button while waiting for the position.
+     */
+    locating_label: string;
+  };
+  on_change?: ActionList3;
+}
+/**
+ * A point on Earth in WGS 84 degrees.
+ */
+export interface LatLng2 {
+  lat: number;
+  lng: number;
+}
+/**
  * Pick any number of options (e.g. amenities), bound to `field` of the form as an array of option values. Options marked mandatory must be selected (SPEC §3: some amenities are mandatory): they carry `mandatory_label` and a submit without them shows `mandatory_message`.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1450,6 +1551,44 @@ export interface MultiChoiceContents {
       mandatory?: boolean;
     }[]
   ];
+}
+/**
+ * Search places by name (SPEC §3 search options): a free-text combobox bound to `field` whose suggestions come from a GET endpoint answering {places: [...]}. Choosing a suggestion runs on_select with response = {success: true, data: <the chosen place>} so that rules read response.data.lat, response.data.name.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PlaceSearchContents".
+ */
+export interface PlaceSearchContents {
+  /**
+   * Form field holding the text typed (the chosen place's label after a choice).
+   */
+  field: string;
+  label: string;
+  placeholder?: string;
+  endpoint: ApiPath1;
+  /**
+   * Extra query parameters sent as they are (e.g. {"country": "IN", "limit": 8}).
+   */
+  query?: {
+    [k: string]: string | number;
+  };
+  /**
+   * Characters typed (trimmed) before searching.
+   */
+  min_chars?: number;
+  /**
+   * Quiet time after the last keystroke before searching, in ms.
+   */
+  debounce_ms?: number;
+  /**
+   * Shown when a search found nothing.
+   */
+  empty_text: string;
+  /**
+   * Shown when a search failed; a built-in text when absent.
+   */
+  error_text?: string;
+  on_select: ActionList;
 }
 /**
  * A server-composed notice shown as a toast when the screen opens (SPEC §3 popup item: toast_text, status, timer).
