@@ -1,7 +1,8 @@
 /**
  * A tiny stand-in for the engine, used by widget tests and stories: it builds WidgetProps with an
- * in-memory FormApi, a recording dispatch and a PopupApi, and wraps a widget in the MUI theme (with the
- * RTL emotion cache for Arabic) and an i18next instance initialised synchronously with widgets.json.
+ * in-memory FormApi, a recording dispatch, a PopupApi and a `load` the caller supplies, and wraps a widget
+ * in the MUI theme (with the RTL emotion cache for Arabic) and an i18next instance initialised
+ * synchronously with widgets.json.
  * It is not shipped in the app: the real engine (renderer/engine) provides these props there.
  */
 import { useMemo, useState, type ReactNode } from 'react';
@@ -14,7 +15,7 @@ import { createInstance, type i18n as I18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import jsonLogic from 'json-logic-js';
 import type { Action, JsonLogic, Locale } from '../schemas/generated/types';
-import type { Dispatch, FormApi, PopupApi, WidgetComponent } from './widget-props';
+import type { Dispatch, DispatchScope, FormApi, Load, PopupApi, WidgetComponent } from './widget-props';
 // The harness is the one widgets/ file allowed to read renderer/: it loads the widgets' own translations.
 // eslint-disable-next-line no-restricted-imports
 import enGbWidgets from '../renderer/i18n/locales/en-GB/widgets.json';
@@ -25,17 +26,34 @@ import arWidgets from '../renderer/i18n/locales/ar/widgets.json';
 export type HarnessLanguage = Extract<Locale, 'en-GB' | 'ar'>;
 
 /**
- * What a harnessed widget did: `values` is the form state after every setValue (field → value), and
- * `actions` lists every dispatch call's action list in order. Tests read it; stories ignore it.
+ * What a harnessed widget did: `values` is the form state after every setValue (field → value),
+ * `actions` lists every dispatch call's action list in order and `scopes` the scope passed with each
+ * (undefined when none; same index as `actions`). Tests read it; stories ignore it.
  */
 export interface HarnessRecord {
   values: Record<string, unknown>;
   actions: Action[][];
+  scopes: (DispatchScope | undefined)[];
 }
 
 /** An empty record to pass to {@link HarnessedWidget} / {@link harness}. */
 export function createHarnessRecord(): HarnessRecord {
-  return { values: {}, actions: [] };
+  return { values: {}, actions: [], scopes: [] };
+}
+
+/** The harness's default `load`: there is no server, so every request fails (tests and stories pass one). */
+const noLoad: Load = async (endpoint) => {
+  throw new Error(`no load in the harness for ${endpoint}`);
+};
+
+/** A set_value value: a JSON Logic rule over {form, response} is evaluated, as the engine does. */
+function resolveHarnessValue(value: unknown, data: { form: Record<string, unknown>; response?: unknown }) {
+  if (!jsonLogic.is_logic(value)) return value;
+  try {
+    return jsonLogic.apply(value as jsonLogic.RulesLogic, data);
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -116,20 +134,23 @@ export interface HarnessedWidgetProps<C> {
   /** popup_id of the dialog open at first. */
   popupOpenId?: string | null;
   /**
-   * What dispatch resolves to: a boolean, or a function of the actions (may return a promise, e.g. one
-   * the test resolves later to observe a busy state). Default true.
+   * What dispatch resolves to: a boolean, or a function of the actions and scope (may return a promise,
+   * e.g. one the test resolves later to observe a busy state). Default true.
    */
-  dispatchResult?: boolean | ((actions: Action[]) => boolean | Promise<boolean>);
+  dispatchResult?: boolean | ((actions: Action[], scope?: DispatchScope) => boolean | Promise<boolean>);
+  /** The widget's `load` (tests stub it; stories fake answers). Default: every request rejects. */
+  load?: Load;
   /** Filled with what the widget did. */
   record?: HarnessRecord;
-  /** Called with each dispatched action list (stories log it in the Actions panel). */
-  onDispatch?: (actions: Action[]) => void;
+  /** Called with each dispatched action list and its scope (stories log it in the Actions panel). */
+  onDispatch?: (actions: Action[], scope?: DispatchScope) => void;
 }
 
 /**
  * Renders one widget with an in-memory engine: form values in React state (so the widget re-renders on
- * setValue), `evaluate` through json-logic-js over `{ form }`, and a dispatch that records each action
- * list and plays the local ones (open_popup, close_popup, set_value, set_language) so stories are live.
+ * setValue), `evaluate` through json-logic-js over `{ form }`, a dispatch that records each action list
+ * with its scope and plays the local ones (open_popup, close_popup, set_value with rules over
+ * `{ form, response: scope.response }`, set_language) so stories are live, and `load` as given.
  * Must sit inside {@link WidgetProviders} (or the Storybook preview).
  */
 export function HarnessedWidget<C>({
@@ -141,6 +162,7 @@ export function HarnessedWidget<C>({
   errors: initialErrors = {},
   popupOpenId = null,
   dispatchResult = true,
+  load = noLoad,
   record,
   onDispatch,
 }: HarnessedWidgetProps<C>) {
@@ -171,28 +193,41 @@ export function HarnessedWidget<C>({
   );
 
   const dispatch = useMemo<Dispatch>(
-    () => async (actions) => {
+    () => async (actions, scope) => {
       record?.actions.push(actions);
-      onDispatch?.(actions);
+      record?.scopes.push(scope);
+      onDispatch?.(actions, scope);
+      const data = { form: { ...values }, response: scope?.response };
       for (const action of actions) {
         if (action.type === 'open_popup') setOpenId(action.popup_id);
         else if (action.type === 'close_popup') setOpenId(null);
-        else if (action.type === 'set_value') form.setValue(action.field, action.value);
-        else if (action.type === 'set_language') await i18n.changeLanguage(action.language);
+        else if (action.type === 'set_value') {
+          const value = resolveHarnessValue(action.value, data);
+          data.form[action.field] = value;
+          form.setValue(action.field, value);
+        } else if (action.type === 'set_language') await i18n.changeLanguage(action.language);
       }
       try {
-        return typeof dispatchResult === 'function' ? await dispatchResult(actions) : dispatchResult;
+        return typeof dispatchResult === 'function' ? await dispatchResult(actions, scope) : dispatchResult;
       } catch {
         return false;
       }
     },
-    [dispatchResult, form, i18n, record, onDispatch],
+    [dispatchResult, form, values, i18n, record, onDispatch],
   );
 
   const popup = useMemo<PopupApi>(() => ({ openId, close: () => setOpenId(null) }), [openId]);
 
   return (
-    <Widget id={id} screenId={screenId} contents={contents} form={form} dispatch={dispatch} popup={popup} />
+    <Widget
+      id={id}
+      screenId={screenId}
+      contents={contents}
+      form={form}
+      dispatch={dispatch}
+      load={load}
+      popup={popup}
+    />
   );
 }
 

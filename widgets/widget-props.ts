@@ -17,10 +17,32 @@ export interface FormApi {
 }
 
 /**
- * Runs actions in order through the engine's one dispatcher. Resolves true when all succeeded, false
- * when one failed (the engine has already shown the error); never rejects.
+ * What a widget hands the dispatcher with its actions. `response` is what their JSON Logic rules read as
+ * `response` (as after a submit or fetch): place_search passes `{ success: true, data: <the chosen place> }`
+ * so that `{ "var": "response.data.lat" }` reads the place's latitude.
  */
-export type Dispatch = (actions: Action[]) => Promise<boolean>;
+export interface DispatchScope {
+  response?: unknown;
+}
+
+/**
+ * Runs actions in order through the engine's one dispatcher, with `scope.response` (when given) as the
+ * `response` their rules read. Resolves true when all succeeded, false when one failed (the engine has
+ * already shown the error); never rejects.
+ */
+export type Dispatch = (actions: Action[], scope?: DispatchScope) => Promise<boolean>;
+
+/** Query parameters of {@link Load}: undefined values are left out, numbers are sent as text. */
+export type LoadQuery = Record<string, string | number | undefined>;
+
+/**
+ * Reads from a BFF endpoint: a GET through the engine's API client (renderer/api/client.ts, with its headers,
+ * credentials and SPEC §8 error handling), e.g. `load('/hms_ms/api/v1/places/search', { q: 'Gurg' }, signal)`.
+ * Resolves with `data` of the success envelope `{ success: true, data }`. Rejects with the client's ApiError
+ * (status, body, code, translated message; a 401 also signs out) or, when `signal` aborts, with the
+ * AbortError. Shows nothing itself: the widget decides what to tell the user. Widgets never call fetch.
+ */
+export type Load = (endpoint: string, query: LoadQuery, signal?: AbortSignal) => Promise<unknown>;
 
 /** Dialogs of the screen: at most one open at a time, by popup_id. */
 export interface PopupApi {
@@ -37,6 +59,8 @@ export interface WidgetProps<C> {
   contents: C;
   form: FormApi;
   dispatch: Dispatch;
+  /** GET requests through the engine (search suggestions and other look-ups). */
+  load: Load;
   popup: PopupApi;
 }
 

@@ -390,3 +390,142 @@ describe('dispatch: navigate query and nested submit bodies (issue 3)', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('dispatch: fetch', () => {
+  const reverse: Action = {
+    type: 'fetch',
+    endpoint: '/hms_ms/api/v1/places/reverse',
+    quiet: true,
+    query: { lat: { var: 'form.latitude' }, lng: { var: 'form.longitude' }, near: { var: 'form.none' } },
+    on_success: [
+      { type: 'set_value', field: 'city', value: { var: 'response.data.place.name' } },
+      { type: 'set_value', field: 'closest', value: { var: 'response.data.closest.0.name' } },
+    ],
+    on_error: [{ type: 'set_value', field: 'lookup_error', value: { var: 'response.error.code' } }],
+  };
+
+  it('GETs the endpoint with the query resolved over {form} (missing values left out), then on_success', async () => {
+    const { ctx, setForm, form, host } = makeCtx([]);
+    setForm({ latitude: 28.459497, longitude: 77.026638 });
+    fetchMock.mockResolvedValue(
+      jsonResponse(200, {
+        success: true,
+        data: { place: { name: 'Gurugram' }, closest: [{ name: 'Sector 29' }] },
+      }),
+    );
+    expect(await dispatch([reverse], ctx)).toBe(true);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/hms_ms/api/v1/places/reverse?lat=28.459497&lng=77.026638');
+    expect(init!.method).toBe('GET');
+    expect(init!.body).toBeUndefined();
+    expect(form()).toMatchObject({ city: 'Gurugram', closest: 'Sector 29' });
+    expect(host.toast).not.toHaveBeenCalled();
+  });
+
+  it('quiet: a failure shows no toast, runs on_error with the error body and stops the list', async () => {
+    const { ctx, setForm, form, host } = makeCtx([]);
+    setForm({ latitude: 1, longitude: 2 });
+    fetchMock.mockResolvedValue(
+      jsonResponse(404, { success: false, error: { code: 'ONB_PLACE_NOT_FOUND', message: 'No place here' } }),
+    );
+    const ok = await dispatch([reverse, { type: 'navigate', to: '/dashboard' }], ctx);
+    expect(ok).toBe(false);
+    expect(host.toast).not.toHaveBeenCalled();
+    expect(host.navigate).not.toHaveBeenCalled();
+    expect(form().lookup_error).toBe('ONB_PLACE_NOT_FOUND');
+  });
+
+  it('without quiet a failure shows the extracted message as an error toast', async () => {
+    const { ctx, host } = makeCtx([]);
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, { success: false, error: { code: 'ONB_BAD_QUERY', message: 'Invalid Input' } }),
+    );
+    const ok = await dispatch([{ type: 'fetch', endpoint: '/hms_ms/api/v1/places/search' }], ctx);
+    expect(ok).toBe(false);
+    expect(host.toast).toHaveBeenCalledWith({ text: 'Invalid Input', status: 'error' });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/places/search');
+  });
+
+  it('reads response of an enclosing list (a widget scope or a previous answer) in its query', async () => {
+    const { ctx, form } = makeCtx([]);
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: { place: { name: 'Gurugram' } } }));
+    const scoped = { ...ctx, response: { success: true, data: { lat: 28.4601, lng: 77.02635 } } };
+    await dispatch(
+      [
+        {
+          type: 'fetch',
+          endpoint: '/hms_ms/api/v1/places/reverse',
+          query: { lat: { var: 'response.data.lat' }, lng: { var: 'response.data.lng' } },
+          on_success: [{ type: 'set_value', field: 'city', value: { var: 'response.data.place.name' } }],
+        },
+      ],
+      scoped,
+    );
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/places/reverse?lat=28.4601&lng=77.02635');
+    expect(form().city).toBe('Gurugram');
+  });
+});
+
+describe('dispatch: submit on_error_codes', () => {
+  const createLead: Action = {
+    type: 'submit',
+    endpoint: '/hms_ms/api/v1/onboard/leads',
+    method: 'POST',
+    body: { title: { var: 'form.title' } },
+    on_error_codes: {
+      ONB_PROPERTY_MATCH: [
+        { type: 'set_value', field: 'matched_name', value: { var: 'response.error.details.name' } },
+        { type: 'open_popup', popup_id: 'is_this_your_property' },
+      ],
+    },
+    on_error: [{ type: 'set_value', field: 'generic_error', value: true }],
+  };
+  const titleWidget: WidgetEnvelope = {
+    id: 'title',
+    widget_type: 'input',
+    contents: { field: 'title', kind: 'text', label: 'Property name' },
+  };
+
+  it('runs the actions of a listed code with the error body, instead of the toast, field error and on_error', async () => {
+    const { ctx, setForm, form, errors, host, store } = makeCtx([titleWidget]);
+    setForm({ title: 'Sea View' });
+    fetchMock.mockResolvedValue(
+      jsonResponse(409, {
+        success: false,
+        error: {
+          code: 'ONB_PROPERTY_MATCH',
+          message: 'Is this your property?',
+          field: 'title',
+          details: { name: 'Sea View Residency' },
+        },
+      }),
+    );
+    expect(await dispatch([createLead], ctx)).toBe(false);
+    expect(form().matched_name).toBe('Sea View Residency');
+    expect(store.get(openPopupAtom)).toBe('is_this_your_property');
+    expect(host.toast).not.toHaveBeenCalled();
+    expect(errors().title).toBeUndefined();
+    expect(form().generic_error).toBeUndefined();
+  });
+
+  it('handles other codes as before: toast (or field error) and on_error', async () => {
+    const { ctx, setForm, form, host, store } = makeCtx([titleWidget]);
+    setForm({ title: 'Sea View' });
+    fetchMock.mockResolvedValue(
+      jsonResponse(422, { success: false, error: { code: 'ONB_NOT_SERVICEABLE', message: 'Not here' } }),
+    );
+    expect(await dispatch([createLead], ctx)).toBe(false);
+    expect(host.toast).toHaveBeenCalledWith({ text: 'Not here', status: 'error' });
+    expect(form().generic_error).toBe(true);
+    expect(store.get(openPopupAtom)).toBeNull();
+  });
+
+  it('ignores codes inherited from Object.prototype', async () => {
+    const { ctx, host } = makeCtx([]);
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, { success: false, error: { code: 'constructor', message: 'Odd' } }),
+    );
+    expect(await dispatch([createLead], ctx)).toBe(false);
+    expect(host.toast).toHaveBeenCalledWith({ text: 'Odd', status: 'error' });
+  });
+});

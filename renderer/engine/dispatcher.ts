@@ -1,4 +1,10 @@
-import type { Action, SubmitAction, UserDetails, WidgetEnvelope } from '../../schemas/generated/types';
+import type {
+  Action,
+  FetchAction,
+  SubmitAction,
+  UserDetails,
+  WidgetEnvelope,
+} from '../../schemas/generated/types';
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
 import { findFieldRules, validateField, type Translate } from './field-validation';
@@ -10,8 +16,9 @@ import { queryStrings } from './query';
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host
  * functions, the current widget list (for field rules), a way to refetch the screen and a translator.
- * `response` is set for on_success / on_error lists: the success envelope `{ success: true, data }` or the
- * error body `{ success: false, error }`, so rules read `response.data.user` or `response.error.message`.
+ * `response` is set for on_success / on_error / on_error_codes lists: the success envelope
+ * `{ success: true, data }` or the error body `{ success: false, error }`, so rules read `response.data.user`
+ * or `response.error.message`; a widget may set it too (widget-props.ts `DispatchScope`).
  */
 export interface DispatchContext {
   screenId: string;
@@ -63,18 +70,61 @@ async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boole
     const data = await apiRequest(action.endpoint, { method: action.method, body });
     return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data } });
   } catch (error) {
+    const response = errorResponse(error);
+    const forCode = codeActions(action, error);
+    if (forCode) {
+      await dispatch(forCode, { ...ctx, response });
+      return false;
+    }
     if (error instanceof ApiError && error.field && findFieldRules(ctx.getWidgets(), error.field)) {
       setFieldError(ctx.store, ctx.screenId, error.field, extractErrorMessage(error));
     } else if (!(error instanceof ApiError && error.status === 401)) {
       // A 401 is answered by the shell (local sign-out + 'Session Expired'), not by a second toast.
       ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
     }
-    const response = error instanceof ApiError && isRecord(error.body) ? error.body : { success: false };
     if (action.on_error && action.on_error.length > 0) await dispatch(action.on_error, { ...ctx, response });
     return false;
   } finally {
     if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => Math.max(0, n - 1));
   }
+}
+
+/** The `response` of on_error lists: the error body when it is an object, else `{ success: false }`. */
+function errorResponse(error: unknown): Record<string, unknown> {
+  return error instanceof ApiError && isRecord(error.body) ? error.body : { success: false };
+}
+
+/** The on_error_codes entry for the error's `error.code`, if the submit declares one. */
+function codeActions(action: SubmitAction, error: unknown): Action[] | undefined {
+  const codes = action.on_error_codes;
+  if (!codes || !(error instanceof ApiError) || error.code === undefined) return undefined;
+  return Object.hasOwn(codes, error.code) ? codes[error.code] : undefined;
+}
+
+/**
+ * The fetch action: GET `endpoint` with `query` resolved over {form, response} (undefined / null values left
+ * out, others as text, see queryStrings), then on_success with the success envelope as `response`. A failure
+ * shows an error toast unless `quiet` (a 401 never: the shell answers it), runs on_error with the error body
+ * and resolves false.
+ */
+async function fetchData(action: FetchAction, ctx: DispatchContext): Promise<boolean> {
+  const data = { form: readForm(ctx.store, ctx.screenId), response: ctx.response };
+  const query = action.query
+    ? queryStrings(resolveDeep(action.query, data) as Record<string, unknown>)
+    : undefined;
+  let answer: unknown;
+  try {
+    answer = await apiRequest(action.endpoint, { query });
+  } catch (error) {
+    if (!action.quiet && !(error instanceof ApiError && error.status === 401)) {
+      ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
+    }
+    if (action.on_error && action.on_error.length > 0) {
+      await dispatch(action.on_error, { ...ctx, response: errorResponse(error) });
+    }
+    return false;
+  }
+  return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data: answer } });
 }
 
 async function copyText(text: string, toastText: string | undefined, ctx: DispatchContext): Promise<boolean> {
@@ -122,6 +172,8 @@ async function runAction(action: Action, ctx: DispatchContext): Promise<boolean>
       return true;
     case 'submit':
       return submit(action, ctx);
+    case 'fetch':
+      return fetchData(action, ctx);
     case 'set_value':
       writeField(
         ctx.store,

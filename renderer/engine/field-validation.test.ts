@@ -336,3 +336,83 @@ describe('server field errors on lists and multiple choices', () => {
     expect(toast).not.toHaveBeenCalled();
   });
 });
+
+describe('a pinned location (map_pin)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const pinWidget: WidgetEnvelope = {
+    id: 'pin',
+    widget_type: 'map_pin',
+    contents: {
+      lat_field: 'latitude',
+      lng_field: 'longitude',
+      label: 'Pin your property',
+      default_center: { lat: 28.3991744, lng: 77.0387653 },
+      tile_url: null,
+      required: true,
+      required_message: 'Please pin the location of your property',
+    },
+  };
+
+  it('is found by its lat_field or lng_field, tagged location', () => {
+    expect(findFieldRules([typeWidget, pinWidget], 'latitude')).toEqual({
+      kind: 'location',
+      field: 'latitude',
+      lat_field: 'latitude',
+      lng_field: 'longitude',
+      required: true,
+      required_message: 'Please pin the location of your property',
+    });
+    expect(findFieldRules([pinWidget], 'longitude')?.kind).toBe('location');
+    expect(findFieldRules([pinWidget], 'lat')).toBeUndefined();
+  });
+
+  it('reports required_message while no pin is set, and nothing once both coordinates are', () => {
+    const rules = findFieldRules([pinWidget], 'latitude')!;
+    if (rules.kind !== 'location') throw new Error('expected location rules');
+    expect(validateField(rules, undefined, {}, t)).toBe('Please pin the location of your property');
+    expect(validateField(rules, 28.399174, { latitude: 28.399174, longitude: 77.038765 }, t)).toBeUndefined();
+    const optional = { ...rules, required: false };
+    expect(validateField(optional, undefined, {}, t)).toBeUndefined();
+    expect(validateField({ ...rules, required_message: undefined }, undefined, {}, t)).toBe(
+      'This field is required',
+    );
+  });
+
+  it("refuses half a pin, text and coordinates out of range with 'Invalid Input'", () => {
+    const rules = findFieldRules([pinWidget], 'latitude')!;
+    for (const form of [
+      { latitude: 28.4 },
+      { latitude: 28.4, longitude: '77.0' },
+      { latitude: 91, longitude: 77 },
+      { latitude: 28.4, longitude: -180.5 },
+      { latitude: Number.NaN, longitude: 77 },
+    ]) {
+      expect(validateField(rules, form.latitude, form, t)).toBe('Invalid Input');
+    }
+  });
+
+  it('a submit listing lat_field shows required_message under it and sends nothing', async () => {
+    const fetchSpy = vi.fn<typeof fetch>();
+    vi.stubGlobal('fetch', fetchSpy);
+    const store = createStore();
+    const ok = await dispatch([{ type: 'submit', endpoint: '/x', method: 'PUT', fields: ['latitude'] }], {
+      screenId: 'location',
+      store,
+      host: {
+        navigate: vi.fn(),
+        goBack: vi.fn(),
+        toast: vi.fn(),
+        signOut: vi.fn(async () => true),
+        sessionStarted: vi.fn(),
+        setLanguage: vi.fn(async () => undefined),
+        setFooterHidden: vi.fn(),
+      },
+      getWidgets: () => [pinWidget],
+      refresh: vi.fn(),
+      t,
+    });
+    expect(ok).toBe(false);
+    expect(store.get(formErrorsAtom).location?.latitude).toBe('Please pin the location of your property');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});

@@ -3,6 +3,7 @@ import type {
   ChoiceContents,
   InputContents,
   ItemListContents,
+  MapPinContents,
   MultiChoiceContents,
   WidgetEnvelope,
 } from '../../schemas/generated/types';
@@ -73,11 +74,22 @@ export type ItemListRules = Pick<
   NoTypedRules & { kind: 'item_list'; required?: undefined; required_message?: undefined };
 
 /**
- * The rules a field declares: a typed field ({@link InputRules}), one chosen among options
- * ({@link OptionRules}), several chosen among options ({@link MultiOptionRules}) or a list of items
- * ({@link ItemListRules}).
+ * The rules of a pinned location (the validation part of MapPinContents, schemas/widgets/map_pin.schema.json),
+ * tagged `kind: 'location'` by {@link findFieldRules}: `field` is the field asked about (lat_field or
+ * lng_field); both coordinates are checked together.
  */
-export type FieldRules = InputRules | OptionRules | MultiOptionRules | ItemListRules;
+export type LocationRules = Pick<
+  MapPinContents,
+  'lat_field' | 'lng_field' | 'required' | 'required_message'
+> &
+  NoTypedRules & { kind: 'location'; field: string };
+
+/**
+ * The rules a field declares: a typed field ({@link InputRules}), one chosen among options
+ * ({@link OptionRules}), several chosen among options ({@link MultiOptionRules}), a list of items
+ * ({@link ItemListRules}) or a pinned location ({@link LocationRules}).
+ */
+export type FieldRules = InputRules | OptionRules | MultiOptionRules | ItemListRules | LocationRules;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** Digits of a one-time code when the widget does not say (SPEC §5: 6 in the login flow). */
@@ -104,7 +116,9 @@ function picksSeveral(contents: Record<string, unknown>, options: unknown[]): bo
  * Finds the rules declared for `field` in a widget list: the contents of the first widget (or its fallback)
  * whose `contents.field` equals it and that has a `kind` (typed fields), a `fields` array with an
  * `item_label` (lists of items, tagged `kind: 'item_list'`) or an `options` array (fields chosen among
- * options, tagged `kind: 'multi_choice'` when they carry mandatory options or texts, else `kind: 'choice'`).
+ * options, tagged `kind: 'multi_choice'` when they carry mandatory options or texts, else `kind: 'choice'`),
+ * or whose `contents.lat_field` or `contents.lng_field` equals it (a pinned location, tagged
+ * `kind: 'location'`).
  * The engine knows no widget by name; any widget binding a field with such contents declares rules.
  * Undefined when no widget declares the field.
  */
@@ -121,6 +135,15 @@ export function findFieldRules(widgets: readonly WidgetEnvelope[], field: string
       typeof contents.item_label === 'string'
     ) {
       return { ...(contents as unknown as ItemListContents), kind: 'item_list' };
+    }
+    if (
+      isRecord(contents) &&
+      typeof contents.lat_field === 'string' &&
+      typeof contents.lng_field === 'string' &&
+      (contents.lat_field === field || contents.lng_field === field)
+    ) {
+      const { lat_field, lng_field, required, required_message } = contents as unknown as MapPinContents;
+      return { kind: 'location', field, lat_field, lng_field, required, required_message };
     }
     if (isRecord(contents) && contents.field === field && Array.isArray(contents.options)) {
       return picksSeveral(contents, contents.options)
@@ -285,11 +308,35 @@ function itemListError(rules: ItemListRules, value: unknown, t: Translate): stri
   return undefined;
 }
 
+/** A coordinate in degrees: a finite number within ±`limit` (90 for latitude, 180 for longitude). */
+function isCoordinate(value: unknown, limit: number): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
+}
+
+/**
+ * A pinned location (SPEC §2 pin exact location): nothing pinned (both fields empty) → required_message
+ * (else 'This field is required') when required; a latitude outside ±90 or a longitude outside ±180, a
+ * value that is not a number, or one coordinate without the other → 'Invalid Input'.
+ */
+function locationError(
+  rules: LocationRules,
+  form: Record<string, unknown>,
+  t: Translate,
+): string | undefined {
+  const lat = form[rules.lat_field];
+  const lng = form[rules.lng_field];
+  if (isEmpty(lat) && isEmpty(lng)) {
+    return rules.required === true ? (rules.required_message ?? t('shell.validation.required')) : undefined;
+  }
+  return isCoordinate(lat, 90) && isCoordinate(lng, 180) ? undefined : t('shell.validation.invalid');
+}
+
 /**
  * Checks one value against its field's rules (SPEC §5). Returns the (translated) error text to show under the
- * field, or undefined when valid. A list of items and several options picked (or an array value of a choice
- * field) have their own checks (see itemListError and multiChoiceError). Otherwise, order: required / required_when (JSON Logic over {form}), then — when a value
- * is present — the kind's rule for choice (the value must be one of the visible options), max_length, pattern,
+ * field, or undefined when valid. A list of items, a pinned location and several options picked (or an array
+ * value of a choice field) have their own checks (see itemListError, locationError and multiChoiceError).
+ * Otherwise, order: required / required_when (JSON Logic over {form}), then — when a value is present — the
+ * kind's rule for choice (the value must be one of the visible options), max_length, pattern,
  * and the kind's rule: email, phone (libphonenumber-js isValidPhoneNumber with the country field or
  * default_country), otp (exactly otp_length digits, 6 when absent), number (a whole number within min / max,
  * else invalid_message or 'Enter a whole number between {{min}} and {{max}}'); text and multiline have none
@@ -302,6 +349,7 @@ export function validateField(
   t: Translate,
 ): string | undefined {
   if (rules.kind === 'item_list') return itemListError(rules, value, t);
+  if (rules.kind === 'location') return locationError(rules, form, t);
   if (rules.kind === 'multi_choice' || (rules.kind === 'choice' && Array.isArray(value))) {
     return multiChoiceError(rules, value, t);
   }

@@ -8,7 +8,9 @@ import { EmptyState } from '../../widgets/empty-state';
 import { Input } from '../../widgets/input';
 import { ItemList } from '../../widgets/item-list';
 import { LanguageChooser } from '../../widgets/language-chooser';
+import { MapPin } from '../../widgets/map-pin';
 import { MultiChoice } from '../../widgets/multi-choice';
+import { PlaceSearch } from '../../widgets/place-search';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
 import { Text } from '../../widgets/text';
@@ -32,4 +34,6 @@ export const widgetRegistry = {
   choice: Choice,
   multi_choice: MultiChoice,
   item_list: ItemList,
+  map_pin: MapPin,
+  place_search: PlaceSearch,
 } satisfies Record<WidgetType, WidgetComponent>;

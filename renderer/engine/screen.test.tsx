@@ -44,7 +44,30 @@ vi.mock('./registry', async () => {
       }),
       form.error(contents.field) ?? '',
     );
-  return { widgetRegistry: { text: Text, button: Button, input: Input } };
+  // Stands in for place_search: loads places through the engine, then dispatches with the first as response.
+  const PlaceSearch = ({
+    contents,
+    dispatch,
+    load,
+  }: {
+    contents: { label: string; endpoint: string; on_select: unknown[] };
+    dispatch: (a: unknown[], scope?: { response?: unknown }) => Promise<boolean>;
+    load: (endpoint: string, query: Record<string, string | number | undefined>) => Promise<unknown>;
+  }) =>
+    createElement(
+      'button',
+      {
+        type: 'button',
+        onClick: async () => {
+          const data = (await load(contents.endpoint, { q: 'Gur', state: undefined, limit: 5 })) as {
+            places: unknown[];
+          };
+          await dispatch(contents.on_select, { response: { success: true, data: data.places[0] } });
+        },
+      },
+      contents.label,
+    );
+  return { widgetRegistry: { text: Text, button: Button, input: Input, place_search: PlaceSearch } };
 });
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -138,7 +161,7 @@ describe('Screen', () => {
       schema_version: 1,
       widget_list: [
         text('t1', 'Before'),
-        { id: 'map', widget_type: 'map_pin', contents: {} },
+        { id: 'map', widget_type: 'video_tour', contents: {} },
         text('t3', 'After'),
       ],
     });
@@ -221,6 +244,35 @@ describe('Screen', () => {
     });
     await userEvent.click(await view.findByRole('button', { name: 'Continue' }));
     expect(shell.navigate).toHaveBeenCalledWith('/dashboard', { replace: false });
+  });
+
+  it('gives widgets a load through the API client and runs their actions with the scope they pass', async () => {
+    draw({
+      screen_id: 'sign_up',
+      schema_version: 1,
+      widget_list: [
+        {
+          id: 'search',
+          widget_type: 'place_search',
+          contents: {
+            field: 'city_query',
+            label: 'Find Gurugram',
+            endpoint: '/hms_ms/api/v1/places/search',
+            empty_text: 'Nothing found',
+            on_select: [{ type: 'set_value', field: 'city', value: { var: 'response.data.name' } }],
+          },
+        },
+        { id: 'city', widget_type: 'input', contents: { field: 'city', label: 'City', kind: 'text' } },
+      ],
+    });
+    const button = await view.findByRole('button', { name: 'Find Gurugram' });
+    fetchMock.mockResolvedValue(
+      answer({ places: [{ id: '1270642', name: 'Gurugram', label: 'Gurugram, Haryana, India' }] }),
+    );
+    await userEvent.click(button);
+    await waitFor(() => expect(view.getByRole('textbox', { name: 'City' })).toHaveValue('Gurugram'));
+    expect(fetchMock.mock.calls[1]![0]).toBe('/hms_ms/api/v1/places/search?q=Gur&limit=5');
+    expect(fetchMock.mock.calls[1]![1]!.method).toBe('GET');
   });
 
   it('shows the error card for an invalid payload, and Refresh fetches again', async () => {

@@ -11,7 +11,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
-import type { PopupApi, WidgetComponent } from '../../widgets/widget-props';
+import type { Dispatch, Load, PopupApi, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
 import { openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
@@ -31,6 +31,13 @@ import { checkScreenPayload, checkWidgetContents } from './validation-schemas';
 
 /** Path of the screen endpoint of the BFF (GET, data ScreenPayload). */
 export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
+
+/**
+ * The `load` of every widget (widgets/widget-props.ts `Load`): a GET of `endpoint` with `query` through the
+ * API client. Resolves with the envelope's `data`; rejects with ApiError, or the AbortError when `signal`
+ * aborts.
+ */
+export const widgetLoad: Load = (endpoint, query, signal) => apiRequest<unknown>(endpoint, { query, signal });
 
 /** The quiet fallback drawn in place of a widget that cannot be shown (CONVENTIONS: a bad payload never breaks the page). */
 export function WidgetFallback({ widgetId }: { widgetId: string }): ReactElement {
@@ -101,7 +108,12 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
   useEffect(() => {
     for (const report of resolution.reports) reportWidgetEvent(report);
   }, [resolution]);
-  const widgetDispatch = useCallback((actions: Action[]) => runActions(actions, ctx), [ctx]);
+  // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read.
+  const widgetDispatch = useCallback<Dispatch>(
+    (actions: Action[], scope) =>
+      runActions(actions, scope && 'response' in scope ? { ...ctx, response: scope.response } : ctx),
+    [ctx],
+  );
 
   if (resolution.kind === 'drop') return null;
   if (resolution.kind === 'fallback') return <WidgetFallback widgetId={envelope.id} />;
@@ -118,6 +130,7 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
         contents={drawn.contents}
         form={form}
         dispatch={widgetDispatch}
+        load={widgetLoad}
         popup={popup}
       />
     </ErrorBoundary>

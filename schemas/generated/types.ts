@@ -11,6 +11,7 @@ export type Action =
   | GoBackAction
   | SubmitAction
   | SetValueAction
+  | FetchAction
   | ShowToastAction
   | OpenPopupAction
   | ClosePopupAction
@@ -146,7 +147,9 @@ export type WidgetType =
   | 'checklist'
   | 'choice'
   | 'multi_choice'
-  | 'item_list';
+  | 'item_list'
+  | 'map_pin'
+  | 'place_search';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -171,6 +174,18 @@ export type ActionList1 = Action[];
  * Actions run in order; the first that fails stops the rest.
  */
 export type ActionList2 = Action[];
+/**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ */
+export type JsonLogic4 = {} | boolean;
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList3 = Action[];
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath1 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -203,7 +218,7 @@ export interface GoBackAction {
   fallback: AppPath;
 }
 /**
- * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error.
+ * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error. An error whose `error.code` has an entry in on_error_codes runs that entry instead (no field error, no toast, no on_error).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SubmitAction".
@@ -228,9 +243,15 @@ export interface SubmitAction {
   blocking?: boolean;
   on_success?: ActionList;
   on_error?: ActionList;
+  /**
+   * Actions for particular error codes of the answer (`error.code`, e.g. a match with an existing property or a pin far from the chosen city): when the code has an entry, its actions run with response = the error body {success: false, error}, instead of the field error or toast and instead of on_error. The submit still counts as failed.
+   */
+  on_error_codes?: {
+    [k: string]: ActionList;
+  };
 }
 /**
- * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit that ran it ({success, data} or {success: false, error}).
+ * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit or fetch that ran it ({success, data} or {success: false, error}), or what the widget that dispatched it passed (place_search: {success: true, data: <the chosen place>}).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SetValueAction".
@@ -239,6 +260,28 @@ export interface SetValueAction {
   type: 'set_value';
   field: string;
   value: unknown;
+}
+/**
+ * Read from a BFF endpoint (GET only) through the engine's API client, e.g. the place under a map pin. Then run on_success with response = the success envelope {success: true, data}, or, on failure, show the error as a toast (unless quiet) and run on_error with response = the error body.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FetchAction".
+ */
+export interface FetchAction {
+  type: 'fetch';
+  endpoint: ApiPath;
+  /**
+   * Query parameters, each a literal or a JSON Logic rule over {form, response} (e.g. {"var": "form.latitude"}); a value that is undefined or null is left out, numbers and booleans are sent as text.
+   */
+  query?: {
+    [k: string]: unknown;
+  };
+  /**
+   * A failure shows no toast (background look-ups such as reverse geocoding); on_error still runs.
+   */
+  quiet?: boolean;
+  on_success?: ActionList;
+  on_error?: ActionList;
 }
 /**
  * Show a toast (SPEC §3 popup item).
@@ -1644,6 +1687,93 @@ export interface LanguageChooserContents {
   after_change?: ActionList2;
 }
 /**
+ * Pin the exact location of the property on a map (SPEC §2 property location, §3 latitude and longitude). The pin's latitude and longitude go into two form fields as numbers (WGS 84 degrees, 6 decimals). The user moves the pin by tapping the map, dragging the pin, the arrow keys on the focused pin, or the locate button; each such move runs on_change (debounced). Without tiles the map is a plain background on which the pin, tapping, dragging and the coordinates still work.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "MapPinContents".
+ */
+export interface MapPinContents {
+  /**
+   * Form field holding the latitude (a number, degrees). Submit validation of this field checks the pin (required / required_message).
+   */
+  lat_field: string;
+  /**
+   * Form field holding the longitude (a number, degrees).
+   */
+  lng_field: string;
+  /**
+   * Visible heading and accessible name of the map region.
+   */
+  label: string;
+  /**
+   * Help text under the heading (e.g. 'Tap the map or drag the pin to your entrance').
+   */
+  hint?: string;
+  default_center: LatLng2;
+  /**
+   * Starting zoom level (Leaflet / slippy-map levels).
+   */
+  zoom?: number;
+  /**
+   * Leaflet tile URL template ({s}, {z}, {x}, {y}), from global_info.map_config.tile_url; null draws no tiles (plain background, nothing requested).
+   */
+  tile_url: string | null;
+  /**
+   * Attribution of the tiles (HTML as Leaflet's attribution control takes it); shown only with tile_url.
+   */
+  attribution?: string;
+  /**
+   * Caption before the coordinates line ('28.399174, 77.038765', 6 decimals).
+   */
+  coordinates_label?: string;
+  /**
+   * A pin must be set (checked on submit of lat_field).
+   */
+  required?: boolean;
+  /**
+   * Shown when a required pin is not set.
+   */
+  required_message?: string;
+  /**
+   * The 'Use my current location' button (SPEC §2 allow access; §3 enable_location_permission, location_data_config). Absent: no button.
+   */
+  locate?: {
+    /**
+     * Text of the button.
+     */
+    label: string;
+    /**
+     * A position read less than this many ms ago (kept in localStorage under storage_key) is used without asking the browser again; also the maximumAge of the browser's request (SPEC §9: 300000, overridable by location_data_config.throttleDelay).
+     */
+    throttle_ms: number;
+    auto_when?: JsonLogic4;
+    /**
+     * localStorage key of the last position read: {lat, lng, read_at (ms since epoch)}.
+     */
+    storage_key: string;
+    /**
+     * Shown (role alert) when the user refused location access.
+     */
+    denied_message: string;
+    /**
+     * Shown (role alert) when the position could not be read (no geolocation, timeout after 10000 ms, no fix).
+     */
+    unavailable_message: string;
+    /**
+     * Text of the button while waiting for the position.
+     */
+    locating_label: string;
+  };
+  on_change?: ActionList3;
+}
+/**
+ * A point on Earth in WGS 84 degrees.
+ */
+export interface LatLng2 {
+  lat: number;
+  lng: number;
+}
+/**
  * Pick any number of options (e.g. amenities), bound to `field` of the form as an array of option values. Options marked mandatory must be selected (SPEC §3: some amenities are mandatory): they carry `mandatory_label` and a submit without them shows `mandatory_message`.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1694,6 +1824,44 @@ export interface MultiChoiceContents {
   ];
 }
 /**
+ * Search places by name (SPEC §3 search options): a free-text combobox bound to `field` whose suggestions come from a GET endpoint answering {places: [...]}. Choosing a suggestion runs on_select with response = {success: true, data: <the chosen place>} so that rules read response.data.lat, response.data.name.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PlaceSearchContents".
+ */
+export interface PlaceSearchContents {
+  /**
+   * Form field holding the text typed (the chosen place's label after a choice).
+   */
+  field: string;
+  label: string;
+  placeholder?: string;
+  endpoint: ApiPath1;
+  /**
+   * Extra query parameters sent as they are (e.g. {"country": "IN", "limit": 8}).
+   */
+  query?: {
+    [k: string]: string | number;
+  };
+  /**
+   * Characters typed (trimmed) before searching.
+   */
+  min_chars?: number;
+  /**
+   * Quiet time after the last keystroke before searching, in ms.
+   */
+  debounce_ms?: number;
+  /**
+   * Shown when a search found nothing.
+   */
+  empty_text: string;
+  /**
+   * Shown when a search failed; a built-in text when absent.
+   */
+  error_text?: string;
+  on_select: ActionList;
+}
+/**
  * A server-composed notice shown as a toast when the screen opens (SPEC §3 popup item: toast_text, status, timer).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1729,7 +1897,14 @@ export interface RedirectContents {
  * via the `definition` "TextContents".
  */
 export interface TextContents {
+  /**
+   * The text shown; with value_field, the fallback while that field holds no text.
+   */
   text: string;
   variant?: 'title' | 'subtitle' | 'body' | 'caption';
   align?: 'start' | 'center' | 'end';
+  /**
+   * A form field whose text, when it holds a non-blank string, is shown instead of `text` (e.g. the name of the matching property a server answer put there with set_value).
+   */
+  value_field?: string;
 }

@@ -24,8 +24,12 @@ export declare const widget_input: GeneratedValidator;
 export declare const widget_item_list: GeneratedValidator;
 /** Validates against widgets/language_chooser.schema.json. */
 export declare const widget_language_chooser: GeneratedValidator;
+/** Validates against widgets/map_pin.schema.json. */
+export declare const widget_map_pin: GeneratedValidator;
 /** Validates against widgets/multi_choice.schema.json. */
 export declare const widget_multi_choice: GeneratedValidator;
+/** Validates against widgets/place_search.schema.json. */
+export declare const widget_place_search: GeneratedValidator;
 /** Validates against widgets/popup.schema.json. */
 export declare const widget_popup: GeneratedValidator;
 /** Validates against widgets/redirect.schema.json. */

@@ -32,3 +32,9 @@ export const ArabicSubtitleRtl: Story = {
   args: { contents: fixture('arabic-subtitle') },
   globals: { locale: 'ar' },
 };
+/** value_field: the name a server answer put in the form replaces the fallback text. */
+export const FromFormField: Story = {
+  args: { contents: fixture('value-field'), values: { matched_property_name: 'Sea View Residency' } },
+};
+/** value_field while the field is still empty: the fallback text. */
+export const FromEmptyFormField: Story = { args: { contents: fixture('value-field') } };

@@ -36,4 +36,21 @@ describe('Text', () => {
     expect(screen.queryByRole('heading')).toBeNull();
     expect(screen.getByRole('paragraph')).toHaveTextContent(contents.text.slice(0, 40));
   });
+
+  it('shows the value_field text instead of text while that field holds a non-blank string', () => {
+    const contents = fixtureContents<TextContents>('text', 'value-field');
+    const { unmount } = render(
+      harness({ component: Text, contents, values: { matched_property_name: 'Sea View Residency' } }),
+    );
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('Sea View Residency');
+    unmount();
+    render(harness({ component: Text, contents, values: { matched_property_name: '   ' } }));
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('A property like yours');
+  });
+
+  it('falls back to text when the value_field is empty or not a string', () => {
+    const contents = fixtureContents<TextContents>('text', 'value-field');
+    render(harness({ component: Text, contents, values: { matched_property_name: 42 } }));
+    expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('A property like yours');
+  });
 });

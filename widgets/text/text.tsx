@@ -1,6 +1,6 @@
 import { Typography, type TypographyProps } from '@mui/material';
 import type { TextContents } from '../../schemas/generated/types';
-import type { WidgetProps } from '../widget-props';
+import type { FormApi, WidgetProps } from '../widget-props';
 
 const variants: Record<
   NonNullable<TextContents['variant']>,
@@ -13,11 +13,22 @@ const variants: Record<
 };
 
 /**
+ * The text shown: the `value_field` form field when it holds a non-blank string (e.g. the name of the
+ * matching property a server answer put there), else `contents.text`.
+ */
+export function shownText(contents: TextContents, form: FormApi): string {
+  if (contents.value_field === undefined) return contents.text;
+  const value = form.value(contents.value_field);
+  return typeof value === 'string' && value.trim() !== '' ? value : contents.text;
+}
+
+/**
  * The `text` widget: a heading or a paragraph. `title` is the page's h1, `subtitle` an h2, `body` and
  * `caption` paragraphs; `align` uses logical values (start/end follow the text direction).
- * Long words wrap instead of widening the page on a 360 px screen.
+ * Long words wrap instead of widening the page on a 360 px screen. With `value_field` it shows that form
+ * field's text instead of `text` while the field holds some ({@link shownText}).
  */
-export function Text({ contents }: WidgetProps<TextContents>) {
+export function Text({ contents, form }: WidgetProps<TextContents>) {
   const { variant, component } = variants[contents.variant ?? 'body'];
   return (
     <Typography
@@ -33,7 +44,7 @@ export function Text({ contents }: WidgetProps<TextContents>) {
         marginBlock: contents.variant === 'title' ? 1 : 0.5,
       }}
     >
-      {contents.text}
+      {shownText(contents, form)}
     </Typography>
   );
 }

@@ -1,0 +1,1 @@
+export { MapPin } from './map-pin';
