@@ -1272,7 +1272,7 @@ export interface ScreenDefinition {
    */
   public?: boolean;
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value} or a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}).
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning.
    *
    * This interface was referenced by `ScreenDefinition`'s JSON-Schema
    * via the `definition` "Value".
@@ -1505,6 +1505,10 @@ export interface ConfirmationContents {
   popup_id: string;
   title: string;
   message?: string;
+  /**
+   * A form field whose text, when it holds a non-blank string, is shown as the message instead of `message` (e.g. the matching property or the server's wording that an error answer put there with set_value).
+   */
+  message_field?: string;
   confirm_label: string;
   cancel_label: string;
   tone?: 'default' | 'danger';

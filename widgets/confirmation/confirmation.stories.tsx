@@ -34,3 +34,11 @@ export const ArabicRtl: Story = {
   args: { contents: fixture('arabic'), popupOpenId: 'confirm_ar' },
   globals: { locale: 'ar' },
 };
+/** The message a server answer put in a form field ('Is this your property?' with the matching property). */
+export const MessageFromForm: Story = {
+  args: {
+    contents: fixture('message-field'),
+    popupOpenId: 'ota_match',
+    values: { ota_match_label: 'Palm Grove, Gurgaon' },
+  },
+};

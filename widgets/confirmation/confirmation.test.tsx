@@ -35,6 +35,31 @@ describe('Confirmation', () => {
     expect(dialog).toHaveAccessibleDescription(contents.message!);
   });
 
+  it('shows the message_field text as the message while that field holds a non-blank string', () => {
+    const withField = fixtureContents<ConfirmationContents>('confirmation', 'message-field');
+    const { unmount } = render(
+      harness({
+        component: Confirmation,
+        contents: withField,
+        popupOpenId: 'ota_match',
+        values: { ota_match_label: 'Palm Grove, Gurgaon' },
+      }),
+    );
+    expect(screen.getByRole('dialog', { name: 'Is this your property?' })).toHaveAccessibleDescription(
+      'Palm Grove, Gurgaon',
+    );
+    unmount();
+    render(
+      harness({
+        component: Confirmation,
+        contents: withField,
+        popupOpenId: 'ota_match',
+        values: { ota_match_label: ' ' },
+      }),
+    );
+    expect(screen.getByRole('dialog')).toHaveAccessibleDescription(withField.message!);
+  });
+
   it('confirm runs confirm_actions and closes when they succeed', async () => {
     const record = createHarnessRecord();
     render(harness({ component: Confirmation, contents, popupOpenId: contents.popup_id, record }));

@@ -7,10 +7,14 @@ import type { WidgetProps } from '../widget-props';
  * The `confirmation` widget: an MUI Dialog, open while `popup.openId === popup_id` (an open_popup action
  * opens it). Cancel (also Escape and a tap outside) runs `cancel_actions` then closes; confirm runs
  * `confirm_actions` and closes when they succeed (stays open, buttons enabled again, when one fails —
- * the engine has shown the error). `tone: danger` colours the confirm button as an error.
+ * the engine has shown the error). `tone: danger` colours the confirm button as an error. The message is
+ * the `message_field` form field when it holds a non-blank string (a server answer put there), else
+ * `message`.
  */
-export function Confirmation({ contents, dispatch, popup }: WidgetProps<ConfirmationContents>) {
+export function Confirmation({ contents, dispatch, popup, form }: WidgetProps<ConfirmationContents>) {
   const titleId = useId();
+  const answered = contents.message_field === undefined ? undefined : form.value(contents.message_field);
+  const message = typeof answered === 'string' && answered.trim() !== '' ? answered : contents.message;
   const messageId = useId();
   const [busy, setBusy] = useState(false);
   const open = popup.openId === contents.popup_id;
@@ -33,17 +37,17 @@ export function Confirmation({ contents, dispatch, popup }: WidgetProps<Confirma
       open={open}
       onClose={() => void cancel()}
       aria-labelledby={titleId}
-      aria-describedby={contents.message ? messageId : undefined}
+      aria-describedby={message ? messageId : undefined}
       fullWidth
       maxWidth="xs"
     >
       <DialogTitle id={titleId} sx={{ overflowWrap: 'anywhere' }}>
         {contents.title}
       </DialogTitle>
-      {contents.message && (
+      {message && (
         <DialogContent>
           <DialogContentText id={messageId} sx={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
-            {contents.message}
+            {message}
           </DialogContentText>
         </DialogContent>
       )}
