@@ -57,8 +57,12 @@ test('elsewhere: the owner searches for the city, and a pin far from the typed c
   const before = await page.getByText(/^26\.\d{6}, 75\.\d{6}$/).textContent();
   const map = page.getByRole('region', { name: /^Map: / });
   const box = (await map.boundingBox())!;
+  const reverse = page.waitForResponse((r) => r.url().includes('/hms_ms/api/v1/places/reverse'));
   await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.3);
   await expect(page.getByText(/^26\.\d{6}, 75\.\d{6}$/)).not.toHaveText(before!);
+  // The moved pin's city comes back from reverse geocoding (still Jaipur).
+  await reverse;
+  await expect(page.getByRole('textbox', { name: 'City' })).toHaveValue('Jaipur');
 
   // The owner types another city: the pin is now ~230 km away from it.
   await page.getByRole('textbox', { name: 'City' }).fill('Gurgaon');
