@@ -390,8 +390,11 @@ export interface LeadService {
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_LEAD_LOCKED (409) another task is completed.
    */
   discard(userId: string, propertyUniqueId: string): Promise<void>;
-  /** The user's most recently created IN_PROGRESS lead, or undefined. */
-  newestInProgress(userId: string): Promise<Lead | undefined>;
+  /**
+   * The user's most recently created lead they can still work on, or undefined: IN_PROGRESS, or COLD for
+   * NOT_SERVICEABLE (the owner may correct the location; SPEC §4).
+   */
+  newestOpen(userId: string): Promise<Lead | undefined>;
   /**
    * Saves one section (the shared context "saveLeadSection"): `body.data` replaces the section's data,
    * version + 1 (a basic_info title also becomes the lead's title), in one conditional statement so two concurrent saves of one version cannot both win.
@@ -682,9 +685,14 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
         .execute();
     },
 
-    async newestInProgress(userId) {
+    async newestOpen(userId) {
       const row = await newestFirst(userId)
-        .where('status', '=', LEAD_STATUS_IN_PROGRESS)
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', LEAD_STATUS_IN_PROGRESS),
+            eb.and([eb('status', '=', LEAD_STATUS_COLD), eb('cold_lead_type', '=', 'NOT_SERVICEABLE')]),
+          ]),
+        )
         .limit(1)
         .executeTakeFirst();
       return row ? (await withSections([row]))[0] : undefined;

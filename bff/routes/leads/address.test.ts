@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead, PropertyMatch } from '../../../schemas/generated/types';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
+import { createTranslations } from '../../services/translations';
 import { buildTestApp, signInNewOwner } from '../../test-helpers';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
@@ -13,11 +16,13 @@ let app: FastifyInstance;
 let narrow: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  // The real screens, so that tests can see which lead the property middleware and dashboard show.
+  const screens = loadScreenCatalogue({ dir: defaultScreensDir, translate: createTranslations().translate });
+  app = await buildTestApp({ screens });
   const dir = mkdtempSync(join(tmpdir(), 'serviceability-'));
   const file = join(dir, 'serviceability.json');
   writeFileSync(file, JSON.stringify({ countries: { IN: { cities: ['Gurgaon', 'New Delhi'] } } }));
-  narrow = await buildTestApp({ config: { serviceabilityFile: file } });
+  narrow = await buildTestApp({ screens, config: { serviceabilityFile: file } });
 });
 
 /** A property name no other test uses, so that 'Is this your property?' only meets what a test made. */
@@ -76,6 +81,13 @@ const saveAddress = (
 
 const getLead = async (on: FastifyInstance, cookie: string, id: string) =>
   on.inject({ url: `${BASE}/${id}`, headers: { cookie } });
+
+/** The composed dashboard (My Properties) as the owner sees it. */
+async function dashboard(on: FastifyInstance, cookie: string): Promise<string> {
+  const res = await on.inject({ url: '/hms_ms/api/v1/screens/dashboard', headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.body;
+}
 
 describe('the address section (SPEC §2 location, confirm address)', () => {
   it('keeps a draft as it is and completes the task on a final save, writing the pin on the lead', async () => {
@@ -157,9 +169,20 @@ describe('the address section (SPEC §2 location, confirm address)', () => {
       location: { lat: jaipur.latitude, lng: jaipur.longitude, city: 'Jaipur', country: 'IN' },
     });
     expect(cold.sections.address?.completed).toBe(false);
+    // The owner still finds it, marked as outside the served area, and can correct the location.
+    const cards = await dashboard(narrow, owner);
+    expect(cards).toContain(cold.title);
+    expect(cards).toContain('Not in our area yet');
+    const checklist = await narrow.inject({
+      url: `/hms_ms/api/v1/screens/task?property_unique_id=${id}`,
+      headers: { cookie: owner },
+    });
+    expect(checklist.body).toContain('We are not operational in this area. Please select correct location.');
+    expect(checklist.body).toContain('Change the location');
 
     const served = await saveAddress(narrow, owner, id, address(spot()));
     expect(served.statusCode, served.body).toBe(200);
+    expect(await dashboard(narrow, owner)).toContain('In Progress');
     const revived: Lead = (await getLead(narrow, owner, id)).json().data.lead;
     expect(revived).toMatchObject({ status: 'IN_PROGRESS', cold_lead_type: null });
     expect(revived.location?.city).toBe('Gurgaon');

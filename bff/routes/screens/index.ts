@@ -31,7 +31,7 @@ export function screenParams(query: unknown): Record<string, string> {
  * without a session → 401 ONB_UNAUTHORIZED. The context's country is `user_url_country` when valid,
  * else the user's, else DEFAULT_COUNTRY. The page's query parameters reach the composer as `params`
  * ({@link screenParams}); the context's `lead` is the signed-in user's lead of `property_unique_id`
- * (404 ONB_LEAD_NOT_FOUND when it is not theirs), else their newest in-progress lead, else null
+ * (404 ONB_LEAD_NOT_FOUND when it is not theirs), else their newest lead still open (in progress, or cold for being outside the served area), else null
  * (always null without a session).
  */
 export default async function screenRoutes(
@@ -70,7 +70,7 @@ export default async function screenRoutes(
         lead =
           (wanted
             ? await app.leads.find(request.user.id, wanted)
-            : await app.leads.newestInProgress(request.user.id)) ?? null;
+            : await app.leads.newestOpen(request.user.id)) ?? null;
         if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       }
       const payload = screens.compose(id, {
