@@ -1,9 +1,10 @@
 #!/bin/sh
 # `npm test`: everything a submission must pass (DESIGN "Quality gates"), in order, stopping at the first
-# failure: Chromium present, types, lint, screen checks, unit/component/API tests (including the check that
+# failure: Chromium and the test photographs present, types, lint, screen checks, unit/component/API tests (including the check that
 # schemas/generated is fresh), client build, Storybook build, end-to-end tests in Debian's Chromium.
 set -eu
 sh .ci/ensure-chromium.sh
+sh .ci/ensure-test-photos.sh
 echo '== type check'
 npm run check-types
 echo '== lint'

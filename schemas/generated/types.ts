@@ -449,6 +449,18 @@ export interface CreateLeadBody {
   property_sub_type: string;
 }
 /**
+ * Answer of deletePropertyImage: the image is now inactive (SPEC §4), and the images task's state.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DeleteImageResult".
+ */
+export interface DeleteImageResult {
+  image_id: string;
+  is_active: false;
+  completed: boolean;
+  accepted_count: number;
+}
+/**
  * Answer of discardLead: the lead that no longer appears anywhere.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -601,6 +613,112 @@ export interface LatLng {
  */
 export interface HealthStatus {
   status: 'ok' | 'unavailable';
+}
+/**
+ * One category of photos the property needs (SPEC §3 imagesConfig.requirements with priority and images[].url).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImageRequirement".
+ */
+export interface ImageRequirement {
+  category: string;
+  /**
+   * 1 first.
+   */
+  priority: number;
+  /**
+   * Accepted photos of this category the images task needs.
+   */
+  min_count: number;
+  accepted_count: number;
+  /**
+   * The category's active images, oldest first.
+   */
+  images: PropertyImage[];
+}
+/**
+ * One photo of a property (SPEC §3 image, §4 image states): as the server decided it. `processing` while the server checks and re-encodes it; `accepted` counts towards the images task; `rejected` failed a quality rule (error_type) and must be deleted before publishing (SPEC §5). Files are served only to the owner, through `url` / `thumbnail_url`.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyImage".
+ */
+export interface PropertyImage {
+  image_id: string;
+  /**
+   * The id the browser gave the upload; a retried upload with the same id answers this image again (idempotent).
+   */
+  client_upload_id: string;
+  /**
+   * A category of bff/screens/data/image-requirements.json (facade, reception, room, bathroom, other…).
+   */
+  category: string;
+  status: 'processing' | 'accepted' | 'rejected';
+  /**
+   * False once deleted (SPEC §4: deleting marks the image inactive); inactive images are not listed.
+   */
+  is_active: boolean;
+  /**
+   * Why a rejected image was rejected: portrait orientation, or under 1000 × 1000 px after EXIF orientation (SPEC §5).
+   */
+  error_type: 'VERTICAL' | 'RESOLUTION' | null;
+  /**
+   * The reason in the request's language, for rejected images.
+   */
+  message: string | null;
+  /**
+   * px, after applying the EXIF orientation.
+   */
+  width: number;
+  /**
+   * px, after applying the EXIF orientation.
+   */
+  height: number;
+  /**
+   * Size of the uploaded file, in bytes.
+   */
+  bytes: number;
+  /**
+   * Authorised path of the display copy (re-encoded JPEG without metadata, at most 2048 px wide).
+   */
+  url: string;
+  /**
+   * Authorised path of the thumbnail (JPEG, 400 px wide).
+   */
+  thumbnail_url: string;
+  created_at: string;
+  /**
+   * Whether the owner may delete it now: rejected images always; others only while recently uploaded (SPEC §5).
+   */
+  can_delete: boolean;
+}
+/**
+ * Answer of listPropertyImages (SPEC §3 imagesConfig): the requirements by category with their images, the totals and whether the images task is complete (every category's min_count and min_total accepted photos, and no rejected image left).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImagesConfig".
+ */
+export interface ImagesConfig {
+  requirements: ImageRequirement[];
+  /**
+   * Accepted photos needed in all (IMAGES_MIN_TOTAL, default 6).
+   */
+  min_total: number;
+  accepted_count: number;
+  rejected_count: number;
+  completed: boolean;
+  /**
+   * False when upload and delete are disabled for this property (SPEC §5 'You are not allowed to upload images').
+   */
+  upload_enabled: boolean;
+  /**
+   * The rules the browser checks before uploading (SPEC §5, §9).
+   */
+  limits: {
+    max_bytes: 10485760;
+    min_width: 1000;
+    min_height: 1000;
+    mime_types: ('image/jpeg' | 'image/png')[];
+  };
 }
 /**
  * Path parameters of GET /hms_ms/api/v1/translations/:language. Any short code is accepted here; an unsupported one answers 404.
@@ -1192,6 +1310,17 @@ export interface TranslationsResult {
  */
 export interface MessageTree {
   [k: string]: string | MessageTree;
+}
+/**
+ * Answer of uploadPropertyImage: the image as stored (accepted or rejected) and the images task's state.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UploadImageResult".
+ */
+export interface UploadImageResult {
+  image: PropertyImage;
+  completed: boolean;
+  accepted_count: number;
 }
 /**
  * data of a successful verify_otp answer; the session cookies are set on the same answer.
