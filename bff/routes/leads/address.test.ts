@@ -179,6 +179,12 @@ describe('the address section (SPEC §2 location, confirm address)', () => {
     });
     expect(checklist.body).toContain('We are not operational in this area. Please select correct location.');
     expect(checklist.body).toContain('Change the location');
+    // The address step says so too (the cold-lead variant of confirm address).
+    const step = await narrow.inject({
+      url: `/hms_ms/api/v1/screens/task_details?property_unique_id=${id}&task=address`,
+      headers: { cookie: owner },
+    });
+    expect(step.body).toContain('We are not operational in this area. Please select correct location.');
 
     const served = await saveAddress(narrow, owner, id, address(spot()));
     expect(served.statusCode, served.body).toBe(200);
