@@ -8,6 +8,8 @@ export interface BenchServer {
   url: string;
   /** ms from spawn until GET /readyz answered 200 (database migrated and reachable). */
   readyAfterMs: number;
+  /** Process id of the server (to read its memory from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
   return {
     url,
     readyAfterMs,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -6,6 +6,7 @@ import { assertConfigUsable, type Config } from './config';
 import type { DatabaseHandle } from './db';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
+import imagesPlugin from './plugins/app/images';
 import leadsPlugin from './plugins/app/leads';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
@@ -23,12 +24,14 @@ import authRoutes from './routes/auth';
 import devRoutes from './routes/dev';
 import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
+import imageRoutes from './routes/images';
 import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
+import type { ImageStorage } from './services/image-storage';
 import type { MessageTransport } from './services/transport';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,6 +48,8 @@ export interface BuildAppOptions {
   db?: DatabaseHandle;
   /** A message transport to use instead of the configured one. */
   transport?: MessageTransport;
+  /** Where photos go instead of `<DATA_DIR>/uploads/`. */
+  imageStorage?: ImageStorage;
   /** Clock in ms since the epoch (tests move time for expiry). Default Date.now. */
   now?: () => number;
   /** A screen catalogue to use instead of loading `screensDir`. */
@@ -135,6 +140,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(sessionsPlugin, { config, now });
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
+  await app.register(imagesPlugin, {
+    config,
+    now,
+    ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
+  });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -147,6 +157,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(authRoutes, { config });
   await app.register(translationRoutes);
   await app.register(leadRoutes, { config });
+  await app.register(imageRoutes);
   await app.register(placeRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);

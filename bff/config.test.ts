@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       enableOyo360L1Revamp: false,
       selfOnboardDisabledCountries: [],
       rateLimitMax: 300,
+      imagesMinTotal: null,
+      imagesDeleteWindowMs: 24 * 3600 * 1000,
     });
     expect(c.featureFlags).toEqual({
       enable_location_permission: true,
@@ -45,6 +47,8 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://x@y/z',
       PUBLIC_ORIGIN: 'https://a.example/',
       RATE_LIMIT_MAX: '0',
+      IMAGES_MIN_TOTAL: '8',
+      IMAGES_DELETE_WINDOW_MS: '60000',
     });
     expect(c.port).toBe(8080);
     expect(c.isDowntimeActive).toBe(true);
@@ -52,10 +56,13 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBe('postgres://x@y/z');
     expect(c.publicOrigin).toBe('https://a.example');
     expect(c.rateLimitMax).toBe(0);
+    expect(c.imagesMinTotal).toBe(8);
+    expect(c.imagesDeleteWindowMs).toBe(60000);
   });
 
   it('throws on a malformed value', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow();
+    expect(() => loadConfig({ IMAGES_MIN_TOTAL: 'six' })).toThrow();
     expect(() => loadConfig({ FEATURE_FLAGS: '[1]' })).toThrow(/FEATURE_FLAGS/);
     expect(() => loadConfig({ MESSAGE_TRANSPORT: 'carrier-pigeon' })).toThrow();
   });

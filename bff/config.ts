@@ -47,6 +47,8 @@ const envJsonSchema = {
     SERVICEABILITY_FILE: { type: 'string', default: '' },
     LOCATION_CONFIRM_DISTANCE_M: { type: 'integer', default: 25000, minimum: 1 },
     OTA_MATCH_RADIUS_M: { type: 'integer', default: 500, minimum: 1 },
+    IMAGES_MIN_TOTAL: { type: 'string', default: '', pattern: '^([0-9]{1,4})?$' },
+    IMAGES_DELETE_WINDOW_MS: { type: 'integer', default: 24 * 3600 * 1000, minimum: 0 },
   },
 } as const;
 
@@ -129,6 +131,16 @@ export interface Config {
   locationConfirmDistanceM: number;
   /** A property with a similar name within this many metres of the pin is offered as 'Is this your property?' (OTA_MATCH_RADIUS_M, default 500). */
   otaMatchRadiusM: number;
+  /**
+   * Accepted photos the images task needs in all (IMAGES_MIN_TOTAL); null uses `min_total` of
+   * bff/screens/data/image-requirements.json (6). SPEC §5 'a minimum count of good images is required'.
+   */
+  imagesMinTotal: number | null;
+  /**
+   * An accepted photo can be deleted for this many ms after its upload (IMAGES_DELETE_WINDOW_MS, default
+   * 24 h); rejected photos always (SPEC §5 'deletion only for recently uploaded images').
+   */
+  imagesDeleteWindowMs: number;
 }
 
 type RawEnv = {
@@ -199,6 +211,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     serviceabilityFile: raw.SERVICEABILITY_FILE || null,
     locationConfirmDistanceM: raw.LOCATION_CONFIRM_DISTANCE_M,
     otaMatchRadiusM: raw.OTA_MATCH_RADIUS_M,
+    imagesMinTotal: raw.IMAGES_MIN_TOTAL === '' ? null : Number(raw.IMAGES_MIN_TOTAL),
+    imagesDeleteWindowMs: raw.IMAGES_DELETE_WINDOW_MS,
   };
 }
 

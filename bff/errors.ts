@@ -80,6 +80,51 @@ export const errorDefinitions = {
     key: 'errors.lead_locked',
     message: 'This property can no longer be removed.',
   },
+  ONB_IMAGE_UPLOAD_DISABLED: {
+    status: 403,
+    key: 'errors.image_upload_disabled',
+    message: 'You are not allowed to upload images',
+  },
+  ONB_IMAGE_TOO_LARGE: {
+    status: 413,
+    key: 'errors.image_too_large',
+    message: 'Please upload a photo smaller than 10 MB',
+    field: 'file',
+  },
+  ONB_IMAGE_FORMAT: {
+    status: 415,
+    key: 'errors.image_format',
+    message: 'Please upload a .jpg, .jpeg or .png photo',
+    field: 'file',
+  },
+  ONB_IMAGE_UPLOAD_FAILED: {
+    status: 422,
+    key: 'errors.image_upload_failed',
+    message: 'Image Upload Failed. Please try again.',
+    field: 'file',
+  },
+  ONB_IMAGE_DUPLICATE: {
+    status: 409,
+    key: 'errors.image_duplicate',
+    message: 'This image has already been uploaded. Please re-upload a new image',
+    field: 'file',
+  },
+  ONB_IMAGE_FIELDS_FIRST: {
+    status: 400,
+    key: 'errors.image_fields_first',
+    message: 'Send the category and client_upload_id fields before the file',
+    field: 'file',
+  },
+  ONB_IMAGE_DELETE_NOT_RECENT: {
+    status: 409,
+    key: 'errors.image_delete_not_recent',
+    message: 'You can only delete images that were recently uploaded',
+  },
+  ONB_IMAGE_NOT_FOUND: {
+    status: 404,
+    key: 'errors.image_not_found',
+    message: "We couldn't find this photo",
+  },
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',

@@ -7,6 +7,7 @@ import pg from 'pg';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-leads';
 import * as m0003 from './migrations/0003-lead-location';
+import * as m0004 from './migrations/0004-images';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-leads': m0002,
   '0003-lead-location': m0003,
+  '0004-images': m0004,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -75,6 +75,8 @@ export interface LeadsTable {
   country: ColumnType<string | null, string | null | undefined, string | null>;
   /** NOT_SERVICEABLE or UNSUPPORTED_PROPERTY for a cold lead (SPEC §4), else null. */
   cold_lead_type: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set by staff in the database: upload and delete of photos refused with 403 (SPEC §5, §6). Default false. */
+  image_upload_disabled: Generated<boolean>;
 }
 
 /** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */
@@ -91,6 +93,36 @@ export interface LeadSectionsTable {
   updated_at: Timestamp;
 }
 
+/** Table `lead_images`: one row per photo the server kept for a lead (SPEC §3 image); unique (lead_id, client_upload_id). */
+export interface LeadImagesTable {
+  /** UUID (wire `image_id`); also names the stored files, never anything the client sent. */
+  id: string;
+  /** `leads.id`. */
+  lead_id: string;
+  /** UUID chosen by the browser for the upload; a retry with the same one answers the stored image. */
+  client_upload_id: string;
+  /** A category of bff/screens/data/image-requirements.json. */
+  category: string;
+  /** processing | accepted | rejected (SPEC §4). */
+  status: string;
+  /** VERTICAL | RESOLUTION for a rejected image, else null (SPEC §5). */
+  error_type: string | null;
+  /** False once deleted (SPEC §4 'Deleting marks inactive'). */
+  is_active: boolean;
+  /** px after the EXIF orientation. */
+  width: number;
+  height: number;
+  /** Size of the uploaded file in bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the uploaded bytes (exact duplicates). */
+  sha256: string;
+  /** 16 hex digits: the 64-bit perceptual hash (sharp-phash) of the oriented picture (near duplicates). */
+  phash: string;
+  created_at: Timestamp;
+  /** When the owner deleted it; null while active. */
+  deleted_at: Timestamp | null;
+}
+
 /** The typed database for Kysely. */
 export interface Database {
   users: UsersTable;
@@ -98,6 +130,7 @@ export interface Database {
   otp_codes: OtpCodesTable;
   leads: LeadsTable;
   lead_sections: LeadSectionsTable;
+  lead_images: LeadImagesTable;
 }
 
 /** A `users` row as read. */
@@ -110,3 +143,5 @@ export type OtpCodeRow = Selectable<OtpCodesTable>;
 export type LeadRow = Selectable<LeadsTable>;
 /** A `lead_sections` row as read. */
 export type LeadSectionRow = Selectable<LeadSectionsTable>;
+/** A `lead_images` row as read. */
+export type LeadImageRow = Selectable<LeadImagesTable>;

@@ -615,6 +615,28 @@ export interface HealthStatus {
   status: 'ok' | 'unavailable';
 }
 /**
+ * Query of getPropertyImageFile: which stored file of the photo to send.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImageFileQuery".
+ */
+export interface ImageFileQuery {
+  /**
+   * `display`: the re-encoded JPEG, at most 2048 px wide (default); `thumb`: the 400 px wide thumbnail.
+   */
+  variant?: 'display' | 'thumb';
+}
+/**
+ * Path parameters of …/leads/:property_unique_id/images/:image_id routes. A lead that is not the signed-in user's answers 404 ONB_LEAD_NOT_FOUND; an image_id that is not an active photo of that lead answers 404 ONB_IMAGE_NOT_FOUND; an image_id that is not a UUID answers 400 'Invalid Input'.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImageParams".
+ */
+export interface ImageParams {
+  property_unique_id: string;
+  image_id: string;
+}
+/**
  * One category of photos the property needs (SPEC §3 imagesConfig.requirements with priority and images[].url).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -652,6 +674,9 @@ export interface PropertyImage {
    * A category of bff/screens/data/image-requirements.json (facade, reception, room, bathroom, other…).
    */
   category: string;
+  /**
+   * The server's verdict. The upload answers accepted or rejected (it decides within the request); processing is kept for a verdict given later.
+   */
   status: 'processing' | 'accepted' | 'rejected';
   /**
    * False once deleted (SPEC §4: deleting marks the image inactive); inactive images are not listed.
@@ -678,11 +703,11 @@ export interface PropertyImage {
    */
   bytes: number;
   /**
-   * Authorised path of the display copy (re-encoded JPEG without metadata, at most 2048 px wide).
+   * Path of the display copy (getPropertyImageFile, `…/images/:image_id/file?variant=display`, the owner's session only): a re-encoded JPEG without metadata, at most 2048 px wide.
    */
   url: string;
   /**
-   * Authorised path of the thumbnail (JPEG, 400 px wide).
+   * Path of the thumbnail (`…/images/:image_id/file?variant=thumb`, the owner's session only): JPEG, 400 px wide, without metadata.
    */
   thumbnail_url: string;
   created_at: string;
@@ -1312,6 +1337,26 @@ export interface MessageTree {
   [k: string]: string | MessageTree;
 }
 /**
+ * The multipart/form-data body of uploadPropertyImage, in this order: `category`, `client_upload_id`, then `file` (the server reads the fields before it streams the file; a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UploadImageForm".
+ */
+export interface UploadImageForm {
+  /**
+   * A category of bff/screens/data/image-requirements.json (ImagesConfig.requirements[].category); another one answers 400 'Invalid Input' with field category.
+   */
+  category: string;
+  /**
+   * A UUID the browser makes for this photo and reuses when it retries; the same id answers the stored image again (200) instead of a new one (201).
+   */
+  client_upload_id: string;
+  /**
+   * The photo: JPEG or PNG by its content (the name and declared type are ignored), at most 10485760 bytes (413 ONB_IMAGE_TOO_LARGE beyond, the upload is cut).
+   */
+  file: string;
+}
+/**
  * Answer of uploadPropertyImage: the image as stored (accepted or rejected) and the images task's state.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1355,6 +1400,54 @@ export interface VerifyOtpBody {
 export interface LatLng1 {
   lat: number;
   lng: number;
+}
+/**
+ * The photos a property needs (SPEC §2 images screen, §5 'a minimum count of good images is required'): bff/screens/data/image-requirements.json, checked when the server starts. Labels are not here: the images screen translates each category by its key.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImageRequirementsData".
+ */
+export interface ImageRequirementsData {
+  $schema?: string;
+  /**
+   * Accepted photos needed in all for the images task; IMAGES_MIN_TOTAL overrides it.
+   */
+  min_total: number;
+  /**
+   * Every category an image can have; the owner sees them by priority. Keys and priorities must be unique.
+   *
+   * @minItems 1
+   */
+  categories: [
+    {
+      /**
+       * Key sent as the upload's `category` and used by the screen to find the label.
+       */
+      category: string;
+      /**
+       * Order on the images screen, 1 first.
+       */
+      priority: number;
+      /**
+       * Accepted photos of this category the images task needs.
+       */
+      min_count: number;
+    },
+    ...{
+      /**
+       * Key sent as the upload's `category` and used by the screen to find the label.
+       */
+      category: string;
+      /**
+       * Order on the images screen, 1 first.
+       */
+      priority: number;
+      /**
+       * Accepted photos of this category the images task needs.
+       */
+      min_count: number;
+    }[]
+  ];
 }
 /**
  * Where the provider onboards properties and which kinds (SPEC §4 cold leads NOT_SERVICEABLE and UNSUPPORTED_PROPERTY). bff/screens/data/serviceability.json, or the file named by SERVICEABILITY_FILE; checked when the server starts.

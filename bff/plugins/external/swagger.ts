@@ -21,6 +21,7 @@ export default fp(
           { name: 'global', description: 'Global info and metadata' },
           { name: 'screens', description: 'Server-driven screens' },
           { name: 'leads', description: 'Leads and the checklist (SPEC §3, §4)' },
+          { name: 'images', description: 'Photos of a property (SPEC §3, §5)' },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },

@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import sharp from 'sharp';
+import type { Config } from '../../config';
+import { createFileImageStorage, type ImageStorage } from '../../services/image-storage';
+import { createImageService, loadImageRequirements, type ImageService } from '../../services/images';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Photos of the signed-in user's properties (SPEC §3 image, §5 photo rules). */
+    images: ImageService;
+  }
+}
+
+/** Options: the configuration, the clock, and a storage to use instead of `<DATA_DIR>/uploads`. */
+export interface ImagesPluginOptions {
+  config: Config;
+  now: () => number;
+  storage?: ImageStorage;
+}
+
+/**
+ * Decorates `app.images` over `app.db`: requirements from bff/screens/data/image-requirements.json (with
+ * IMAGES_MIN_TOTAL; the server refuses to start when the file is not valid), files under
+ * `<DATA_DIR>/uploads/`, the delete window of IMAGES_DELETE_WINDOW_MS, rejection texts from the
+ * translations. libvips' operation cache is turned off: every upload is a new image, so caching only
+ * holds memory.
+ */
+export default fp<ImagesPluginOptions>(
+  async (app, { config, now, storage }) => {
+    sharp.cache(false);
+    app.decorate(
+      'images',
+      createImageService(app.db, {
+        storage: storage ?? createFileImageStorage(config.dataDir),
+        requirements: loadImageRequirements(config.imagesMinTotal),
+        deleteWindowMs: config.imagesDeleteWindowMs,
+        translate: (locale, key) => app.translations.translate(locale, key),
+        now,
+        log: app.log,
+      }),
+    );
+  },
+  { name: 'images', dependencies: ['db', 'translations'] },
+);

@@ -1,0 +1,194 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { ImageFileQuery, ImageParams, LeadParams, UserDetails } from '../../../schemas/generated/types';
+import { onboardError } from '../../errors';
+import multipartPlugin from '../../plugins/external/multipart';
+import { MAX_IMAGE_BYTES } from '../../services/images';
+import { errorResponses, ok, ref } from '../responses';
+
+const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The signed-in user; the session gate has already answered 401 without one. */
+function userOf(request: FastifyRequest): UserDetails {
+  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
+  return request.user;
+}
+
+/**
+ * Photos of a property (SPEC §2 images screen, §3 image, §5 photo rules, §8 image errors). Every route
+ * needs a session and only sees the signed-in user's leads: another user's property_unique_id answers
+ * 404 ONB_LEAD_NOT_FOUND. Multipart is registered for the upload route's scope only.
+ */
+export default async function imageRoutes(app: FastifyInstance) {
+  const common = {
+    tags: ['images'],
+    security: [{ session: [] }],
+    headers: ref('api/client-headers.schema.json'),
+  };
+
+  await app.register(async (scope) => {
+    await scope.register(multipartPlugin, { maxFileBytes: MAX_IMAGE_BYTES });
+    const compile = scope.validatorCompiler;
+    if (!compile) throw new Error('the schemas plugin must set the validator compiler first');
+    // The body schema documents the form for OpenAPI; the parts are checked as they stream, below.
+    const validatorCompiler: FastifySchemaCompiler<unknown> = (route) =>
+      route.httpPart === 'body' ? () => true : compile(route);
+
+    scope.post<{ Params: LeadParams }>(
+      BASE,
+      {
+        validatorCompiler,
+        schema: {
+          ...common,
+          operationId: 'uploadPropertyImage',
+          summary: 'Upload one photo of a property (multipart: category, client_upload_id, then file)',
+          description:
+            "multipart/form-data with the fields `category` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 201 with the new image; 200 with the stored one when client_upload_id was used before on this property (a retry; the file is not read). Refusals: upload disabled for the property, 403 'You are not allowed to upload images'; unknown category, 400 'Invalid Input' field category; over 10485760 bytes, 413 (the upload is cut at the limit); not JPEG/PNG by content, 415; corrupt, truncated or over 50 megapixels, 422 'Image Upload Failed. Please try again.'; the same file or the same picture re-encoded or resized as an active photo of the property, 409 'This image has already been uploaded. Please re-upload a new image' (nothing stored). A portrait photo is stored as rejected VERTICAL, one under 1000 × 1000 px as rejected RESOLUTION (SPEC §5); the stored copies are re-encoded JPEGs without metadata. The images task of the checklist follows.",
+          consumes: ['multipart/form-data'],
+          params: ref('api/lead-params.schema.json'),
+          body: ref('api/upload-image-form.schema.json'),
+          response: {
+            200: ok(
+              ref('api/upload-image-result.schema.json'),
+              'The photo stored earlier under this client_upload_id',
+            ),
+            201: ok(ref('api/upload-image-result.schema.json'), 'Stored (accepted or rejected)'),
+            ...errorResponses,
+          },
+        },
+      },
+      async (request, reply) => {
+        const user = userOf(request);
+        if (!request.isMultipart()) throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
+        // Parts arrive in order; `fields` holds only what came before the file (busboy may already have
+        // parsed later fields into the part's own `fields`).
+        const fields = new Map<string, string>();
+        let part: MultipartFile | undefined;
+        for await (const p of request.parts()) {
+          if (p.type === 'file') {
+            part = p;
+            break;
+          }
+          if (typeof p.value === 'string') fields.set(p.fieldname, p.value);
+        }
+        if (!part) throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
+        const file = part.file;
+        try {
+          if (part.fieldname !== 'file') throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
+          const category = fields.get('category');
+          const clientUploadId = fields.get('client_upload_id');
+          if (category === undefined || clientUploadId === undefined)
+            throw onboardError('ONB_IMAGE_FIELDS_FIRST');
+          if (!UUID.test(clientUploadId))
+            throw onboardError('ONB_INVALID_INPUT', { field: 'client_upload_id' });
+          const outcome = await app.images.upload(user.id, request.params.property_unique_id, {
+            category,
+            clientUploadId: clientUploadId.toLowerCase(),
+            file,
+            locale: request.locale,
+          });
+          const { created, ...data } = outcome;
+          request.log.info(
+            {
+              userId: user.id,
+              propertyUniqueId: request.params.property_unique_id,
+              imageId: data.image.image_id,
+              status: data.image.status,
+              created,
+            },
+            'property image uploaded',
+          );
+          reply.code(created ? 201 : 200);
+          return { success: true, data };
+        } finally {
+          // Whatever of the file was not read (a retry, a refusal, a file over the limit) is not read:
+          // the parser stops and the connection closes after the answer.
+          if (!file.readableEnded) {
+            file.destroy();
+            reply.header('connection', 'close');
+            request.raw.resume();
+          }
+        }
+      },
+    );
+  });
+
+  app.get<{ Params: LeadParams }>(
+    BASE,
+    {
+      schema: {
+        ...common,
+        operationId: 'listPropertyImages',
+        summary: "A property's photo requirements by priority, with its active photos and the task's state",
+        params: ref('api/lead-params.schema.json'),
+        response: { 200: ok(ref('api/images-config.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const config = await app.images.list(
+        userOf(request).id,
+        request.params.property_unique_id,
+        request.locale,
+      );
+      reply.header('cache-control', 'no-store');
+      return { success: true, data: config };
+    },
+  );
+
+  app.delete<{ Params: ImageParams }>(
+    `${BASE}/:image_id`,
+    {
+      schema: {
+        ...common,
+        operationId: 'deletePropertyImage',
+        summary: 'Delete a photo (it becomes inactive)',
+        description:
+          "SPEC §4/§5: rejected photos can always be deleted; accepted ones only within IMAGES_DELETE_WINDOW_MS of their upload (default 24 h), else 409 'You can only delete images that were recently uploaded'. Upload and delete disabled for the property: 403 'You are not allowed to upload images'. Not an active photo of the lead: 404 ONB_IMAGE_NOT_FOUND. The stored files are removed.",
+        params: ref('api/image-params.schema.json'),
+        response: { 200: ok(ref('api/delete-image-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = userOf(request);
+      const { property_unique_id: id, image_id: imageId } = request.params;
+      const result = await app.images.delete(user.id, id, imageId);
+      request.log.info({ userId: user.id, propertyUniqueId: id, imageId }, 'property image deleted');
+      return { success: true, data: result };
+    },
+  );
+
+  app.get<{ Params: ImageParams; Querystring: ImageFileQuery }>(
+    `${BASE}/:image_id/file`,
+    {
+      schema: {
+        ...common,
+        operationId: 'getPropertyImageFile',
+        summary: "A photo's display copy or thumbnail (JPEG), for the property's owner only",
+        params: ref('api/image-params.schema.json'),
+        querystring: ref('api/image-file-query.schema.json'),
+        response: {
+          200: {
+            description: 'The JPEG (re-encoded, no metadata)',
+            content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } },
+          },
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { property_unique_id: id, image_id: imageId } = request.params;
+      const bytes = await app.images.file(
+        userOf(request).id,
+        id,
+        imageId,
+        request.query.variant ?? 'display',
+      );
+      return reply
+        .type('image/jpeg')
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(bytes);
+    },
+  );
+}

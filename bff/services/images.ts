@@ -1,0 +1,589 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import sharp from 'sharp';
+import phash from 'sharp-phash';
+import { createAjv } from '../../schemas/ajv';
+import type {
+  DeleteImageResult,
+  ImageRequirementsData,
+  ImagesConfig,
+  Locale,
+  PropertyImage,
+  UploadImageResult,
+} from '../../schemas/generated/types';
+import type { Database, LeadImageRow } from '../db/schema';
+import { onboardError } from '../errors';
+import defaultRequirements from '../screens/data/image-requirements.json' with { type: 'json' };
+import type { ImageStorage } from './image-storage';
+import { LEAD_STATUS_DISCARDED } from './leads';
+
+/** Largest photo accepted, in bytes (SPEC §5, §9: 10485760 bytes, 10 MB). */
+export const MAX_IMAGE_BYTES = 10_485_760;
+/** Smallest width and height of a good photo, in px after EXIF orientation (SPEC §5, §9). */
+export const MIN_IMAGE_SIDE_PX = 1000;
+/** Content types accepted, read from the file's magic bytes (SPEC §5: .jpg, .jpeg, .png). */
+export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png'] as const;
+/**
+ * Decoded size above which a file is refused as a decompression bomb, in pixels (width × height as
+ * declared by the file): 50 megapixels, well above the 5640 × 3172 (17.9 MP) of a large camera photo.
+ */
+export const MAX_INPUT_PIXELS = 50_000_000;
+/** Width of the display copy at most, in px (narrower photos keep their width). */
+export const DISPLAY_WIDTH_PX = 2048;
+/** Width of the thumbnail, in px. */
+export const THUMBNAIL_WIDTH_PX = 400;
+/**
+ * Two photos whose 64-bit perceptual hashes differ in at most this many bits are the same photo
+ * (re-encoded, resized, slightly recoloured). Measured on the test photographs: a resize plus
+ * re-encoding at quality 55 differs by 1 bit; different photographs by 14 bits or more.
+ */
+export const PHASH_MAX_DISTANCE = 6;
+
+/** What a stored file is: the re-encoded display copy or the thumbnail (never the original). */
+export type ImageVariant = 'display' | 'thumb';
+
+/** Why a kept photo was rejected (SPEC §5): portrait, or smaller than 1000 px on a side. */
+export type ImageErrorType = 'VERTICAL' | 'RESOLUTION';
+
+/** Translation keys (area errors) of the rejection reasons. */
+const REJECTION_KEYS: Record<ImageErrorType, string> = {
+  VERTICAL: 'errors.image_vertical',
+  RESOLUTION: 'errors.image_resolution',
+};
+
+/** One category of bff/screens/data/image-requirements.json. */
+export interface ImageCategoryRule {
+  category: string;
+  /** 1 first. */
+  priority: number;
+  /** Accepted photos of this category the images task needs. */
+  minCount: number;
+}
+
+/** The photo requirements in force (SPEC §5 minimum count of good images). */
+export interface ImageRequirementRules {
+  /** Categories by priority, first first. */
+  categories: readonly ImageCategoryRule[];
+  /** Accepted photos needed in all. */
+  minTotal: number;
+  /** Whether `category` is one of the categories. */
+  has(category: string): boolean;
+}
+
+/**
+ * Loads the photo requirements from `doc` (default bff/screens/data/image-requirements.json), checked
+ * against schemas/data/image-requirements.schema.json; `minTotalOverride` (IMAGES_MIN_TOTAL) replaces
+ * `min_total` when not null.
+ * @throws Error naming the first schema error, or a category or priority given twice.
+ */
+export function loadImageRequirements(
+  minTotalOverride: number | null,
+  doc: unknown = defaultRequirements,
+): ImageRequirementRules {
+  const validate = createAjv().getSchema('data/image-requirements.schema.json');
+  if (!validate) throw new Error('no schema data/image-requirements.schema.json');
+  if (!validate(doc)) {
+    const e = validate.errors?.[0];
+    throw new Error(`image requirements: ${e?.instancePath || '/'} ${e?.message ?? 'invalid'}`);
+  }
+  const data = doc as ImageRequirementsData;
+  const categories = data.categories
+    .map((c) => ({ category: c.category, priority: c.priority, minCount: c.min_count }))
+    .sort((a, b) => a.priority - b.priority);
+  const keys = new Set(categories.map((c) => c.category));
+  if (keys.size !== categories.length) throw new Error('image requirements: a category is listed twice');
+  if (new Set(categories.map((c) => c.priority)).size !== categories.length)
+    throw new Error('image requirements: two categories share a priority');
+  return {
+    categories,
+    minTotal: minTotalOverride ?? data.min_total,
+    has: (category) => keys.has(category),
+  };
+}
+
+/** A photo's file as it arrives: a byte stream (the multipart part's `file`), possibly truncated at the limit. */
+export type UploadStream = Readable & {
+  /** Set by @fastify/multipart (busboy) once the file reached `limits.fileSize` and the rest was dropped. */
+  truncated?: boolean;
+};
+
+/** What an upload carries besides the owner and the property. */
+export interface UploadInput {
+  /** A category of the requirements. */
+  category: string;
+  /** UUID chosen by the browser; a retry with the same one answers the stored image (idempotent). */
+  clientUploadId: string;
+  /** The file's bytes; read only after the ownership, permission and idempotency checks. */
+  file: UploadStream;
+  /** Language of the rejection message. */
+  locale: Locale;
+}
+
+/** What {@link ImageService.upload} answers. */
+export interface UploadOutcome extends UploadImageResult {
+  /** False when the client_upload_id was seen before and the stored image is answered again. */
+  created: boolean;
+}
+
+/** Photos of a property (SPEC §3 image, §4 image states, §5 photo rules, §8 image errors). */
+export interface ImageService {
+  /**
+   * Checks and stores one photo. Order: the owner's lead (else 404 ONB_LEAD_NOT_FOUND); upload enabled
+   * for the property (else 403 ONB_IMAGE_UPLOAD_DISABLED); a known (lead, clientUploadId) answers that
+   * image again (`created` false) without reading the file; a known category (else 400 ONB_INVALID_INPUT
+   * field category); the file read up to {@link MAX_IMAGE_BYTES} (over → 413 ONB_IMAGE_TOO_LARGE, the
+   * rest is not read); JPEG or PNG by magic bytes (else 415 ONB_IMAGE_FORMAT); decodable within
+   * {@link MAX_INPUT_PIXELS} (else 422 ONB_IMAGE_UPLOAD_FAILED: corrupt, truncated or a decompression
+   * bomb); not the same bytes (SHA-256) nor the same picture (perceptual hash within
+   * {@link PHASH_MAX_DISTANCE} bits) as an active photo of the lead (else 409 ONB_IMAGE_DUPLICATE,
+   * nothing stored). A portrait photo (height > width after EXIF orientation) is kept as rejected
+   * VERTICAL, one under 1000 px on a side as rejected RESOLUTION, any other as accepted. Stores a JPEG
+   * display copy (≤ {@link DISPLAY_WIDTH_PX} px wide) and a {@link THUMBNAIL_WIDTH_PX} px thumbnail, both
+   * without metadata (no EXIF, no GPS); never the original. Updates the images task of the checklist.
+   */
+  upload(userId: string, propertyUniqueId: string, input: UploadInput): Promise<UploadOutcome>;
+  /**
+   * The property's photo requirements with their active images, oldest first (SPEC §3 imagesConfig).
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead.
+   */
+  list(userId: string, propertyUniqueId: string, locale: Locale): Promise<ImagesConfig>;
+  /**
+   * Deletes a photo: it becomes inactive (SPEC §4) and its files are removed. Rejected photos always;
+   * others only within the delete window after their upload (SPEC §5).
+   * @throws ONB_LEAD_NOT_FOUND (404); ONB_IMAGE_UPLOAD_DISABLED (403) upload and delete disabled for the
+   *   property; ONB_IMAGE_NOT_FOUND (404) no active photo with this id on the lead;
+   *   ONB_IMAGE_DELETE_NOT_RECENT (409) an accepted photo older than the window.
+   */
+  delete(userId: string, propertyUniqueId: string, imageId: string): Promise<DeleteImageResult>;
+  /**
+   * The JPEG bytes of an active photo's display copy or thumbnail, for its owner only.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_IMAGE_NOT_FOUND (404) unknown or deleted.
+   */
+  file(userId: string, propertyUniqueId: string, imageId: string, variant: ImageVariant): Promise<Buffer>;
+}
+
+/** What the image service needs besides the database. */
+export interface ImageServiceOptions {
+  /** Where the display copies and thumbnails go. */
+  storage: ImageStorage;
+  /** The requirements (categories, minimums). */
+  requirements: ImageRequirementRules;
+  /** Accepted photos can be deleted for this many ms after upload (IMAGES_DELETE_WINDOW_MS). */
+  deleteWindowMs: number;
+  /** The text of a translation key in a locale (rejection reasons). */
+  translate: (locale: Locale, key: string) => string;
+  /** Clock in ms since the epoch (default Date.now). */
+  now?: () => number;
+  /** Where failures to decode or to remove files are reported. */
+  log?: { warn(obj: Record<string, unknown>, msg: string): void };
+}
+
+/** The API path of a lead's images. */
+export const imagesPath = (propertyUniqueId: string) =>
+  `/hms_ms/api/v1/onboard/leads/${encodeURIComponent(propertyUniqueId)}/images`;
+
+/** Storage key of a stored file of an image: server ids only. */
+const storageKey = (row: Pick<LeadImageRow, 'lead_id' | 'id'>, variant: ImageVariant) =>
+  `${row.lead_id}/${row.id}-${variant}.jpg`;
+
+/** Bits that differ between two perceptual hashes of 16 hex digits. */
+export function hammingDistance(a: string, b: string): number {
+  let x = BigInt(`0x${a}`) ^ BigInt(`0x${b}`);
+  let n = 0;
+  while (x > 0n) {
+    n += Number(x & 1n);
+    x >>= 1n;
+  }
+  return n;
+}
+
+/** sharp-phash's 64 characters of 0/1 as 16 hex digits. */
+const phashHex = (bits: string) => BigInt(`0b${bits}`).toString(16).padStart(16, '0');
+
+/**
+ * Reads a file stream into memory, stopping at {@link MAX_IMAGE_BYTES}. busboy stops passing data at
+ * `limits.fileSize` and says so with a `limit` event, long before the part (and the request) ends: the
+ * refusal is answered at that moment, so the rest of an oversized upload is never waited for.
+ * @throws ONB_IMAGE_TOO_LARGE (413) as soon as the file goes over the limit (the stream is left paused);
+ *   the stream's own error.
+ */
+function readLimited(file: UploadStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: Error | null) => {
+      file.off('data', onData).off('limit', onLimit).off('end', onEnd).off('error', settle);
+      if (!err) return resolve(Buffer.concat(chunks, size));
+      file.pause();
+      chunks.length = 0;
+      reject(err);
+    };
+    const onLimit = () => settle(onboardError('ONB_IMAGE_TOO_LARGE'));
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      // A stream that is not busboy's is cut here.
+      if (size > MAX_IMAGE_BYTES) onLimit();
+      else chunks.push(chunk);
+    };
+    const onEnd = () => (file.truncated ? onLimit() : settle(null));
+    file.on('data', onData).on('limit', onLimit).on('end', onEnd).on('error', settle);
+  });
+}
+
+/** A decoded photo: what the server keeps of it. */
+interface ProcessedImage {
+  width: number;
+  height: number;
+  display: Buffer;
+  thumbnail: Buffer;
+  phash: string;
+}
+
+/**
+ * Decodes `bytes` (JPEG or PNG) with the pixel limit: size after EXIF orientation, the display copy
+ * (oriented, transparency on white, at most {@link DISPLAY_WIDTH_PX} wide, JPEG without metadata: sharp
+ * writes none unless asked), the thumbnail and the perceptual hash of the oriented picture.
+ * @throws Error from sharp for a corrupt, truncated or oversized image.
+ */
+async function processImage(bytes: Buffer): Promise<ProcessedImage> {
+  const input = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+  const meta = await sharp(bytes, input).metadata();
+  const width = meta.autoOrient?.width ?? meta.width;
+  const height = meta.autoOrient?.height ?? meta.height;
+  if (!width || !height) throw new Error('image without dimensions');
+  const display = await sharp(bytes, input)
+    .autoOrient()
+    .flatten({ background: '#ffffff' })
+    .resize({ width: DISPLAY_WIDTH_PX, withoutEnlargement: true })
+    .jpeg({ quality: 82 })
+    .toBuffer();
+  const thumbnail = await sharp(display)
+    .resize({ width: THUMBNAIL_WIDTH_PX, withoutEnlargement: true })
+    .jpeg({ quality: 75 })
+    .toBuffer();
+  return { width, height, display, thumbnail, phash: phashHex(await phash(thumbnail)) };
+}
+
+/** Why a photo of this size is rejected (orientation first), or null when it is good (SPEC §5). */
+export function qualityError(width: number, height: number): ImageErrorType | null {
+  if (height > width) return 'VERTICAL';
+  if (width < MIN_IMAGE_SIDE_PX || height < MIN_IMAGE_SIDE_PX) return 'RESOLUTION';
+  return null;
+}
+
+/** The lead columns the image service reads. */
+interface LeadRef {
+  id: string;
+  property_unique_id: string;
+  image_upload_disabled: boolean;
+}
+
+/** The images task's state from the active photos of a lead. */
+interface ImageTotals {
+  acceptedCount: number;
+  rejectedCount: number;
+  byCategory: Map<string, number>;
+  completed: boolean;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
+
+/** Creates the image service over `db`. */
+export function createImageService(db: Kysely<Database>, options: ImageServiceOptions): ImageService {
+  const now = options.now ?? Date.now;
+  const { storage, requirements } = options;
+
+  const findLead = async (userId: string, propertyUniqueId: string): Promise<LeadRef> => {
+    const lead = await db
+      .selectFrom('leads')
+      .select(['id', 'property_unique_id', 'image_upload_disabled'])
+      .where('property_unique_id', '=', propertyUniqueId)
+      .where('user_id', '=', userId)
+      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .executeTakeFirst();
+    if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+    return lead;
+  };
+
+  const activeImages = (q: Kysely<Database> | Transaction<Database>, leadId: string) =>
+    q
+      .selectFrom('lead_images')
+      .selectAll()
+      .where('lead_id', '=', leadId)
+      .where('is_active', '=', true)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+
+  const totalsOf = (rows: readonly Pick<LeadImageRow, 'category' | 'status'>[]): ImageTotals => {
+    const byCategory = new Map<string, number>();
+    let acceptedCount = 0;
+    let rejectedCount = 0;
+    for (const r of rows) {
+      if (r.status === 'accepted') {
+        acceptedCount += 1;
+        byCategory.set(r.category, (byCategory.get(r.category) ?? 0) + 1);
+      } else if (r.status === 'rejected') rejectedCount += 1;
+    }
+    // Rejected photos must be deleted before publishing (SPEC §5), so they keep the task open.
+    const completed =
+      rejectedCount === 0 &&
+      acceptedCount >= requirements.minTotal &&
+      requirements.categories.every((c) => (byCategory.get(c.category) ?? 0) >= c.minCount);
+    return { acceptedCount, rejectedCount, byCategory, completed };
+  };
+
+  /**
+   * Keeps the checklist's images task in step with the photos (section `images`, data
+   * `{ accepted_count }`): inserted at version 1, then version + 1 only when the data or the completion
+   * changes. Runs in the transaction of the change.
+   */
+  const syncChecklist = async (trx: Transaction<Database>, leadId: string): Promise<ImageTotals> => {
+    const totals = totalsOf(await activeImages(trx, leadId));
+    const t = new Date(now());
+    await trx
+      .insertInto('lead_sections')
+      .values({
+        lead_id: leadId,
+        section: 'images',
+        data: JSON.stringify({ accepted_count: totals.acceptedCount }),
+        version: 1,
+        completed: totals.completed,
+        updated_at: t,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['lead_id', 'section'])
+          .doUpdateSet({
+            data: sql`excluded.data`,
+            completed: sql`excluded.completed`,
+            version: sql`lead_sections.version + 1`,
+            updated_at: sql`excluded.updated_at`,
+          })
+          .where(
+            sql<boolean>`lead_sections.data <> excluded.data or lead_sections.completed <> excluded.completed`,
+          ),
+      )
+      .execute();
+    await trx.updateTable('leads').set({ updated_at: t }).where('id', '=', leadId).execute();
+    return totals;
+  };
+
+  const toImage = (row: LeadImageRow, lead: LeadRef, locale: Locale): PropertyImage => {
+    const errorType = (row.error_type as ImageErrorType | null) ?? null;
+    const base = `${imagesPath(lead.property_unique_id)}/${row.id}/file`;
+    const recent = now() - new Date(row.created_at).getTime() <= options.deleteWindowMs;
+    return {
+      image_id: row.id,
+      client_upload_id: row.client_upload_id,
+      category: row.category,
+      status: row.status as PropertyImage['status'],
+      is_active: row.is_active,
+      error_type: errorType,
+      message: errorType ? options.translate(locale, REJECTION_KEYS[errorType]) : null,
+      width: row.width,
+      height: row.height,
+      bytes: row.bytes,
+      url: `${base}?variant=display`,
+      thumbnail_url: `${base}?variant=thumb`,
+      created_at: new Date(row.created_at).toISOString(),
+      can_delete: row.is_active && !lead.image_upload_disabled && (row.status === 'rejected' || recent),
+    };
+  };
+
+  const findByUploadId = (q: Kysely<Database> | Transaction<Database>, leadId: string, id: string) =>
+    q
+      .selectFrom('lead_images')
+      .selectAll()
+      .where('lead_id', '=', leadId)
+      .where('client_upload_id', '=', id)
+      .executeTakeFirst();
+
+  /** The answer for an image stored earlier under the same client_upload_id. */
+  const again = async (row: LeadImageRow, lead: LeadRef, locale: Locale): Promise<UploadOutcome> => {
+    const totals = totalsOf(await activeImages(db, lead.id));
+    return {
+      image: toImage(row, lead, locale),
+      completed: totals.completed,
+      accepted_count: totals.acceptedCount,
+      created: false,
+    };
+  };
+
+  const isDuplicate = (
+    rows: readonly Pick<LeadImageRow, 'sha256' | 'phash'>[],
+    sha256: string,
+    hash: string | null,
+  ) =>
+    rows.some(
+      (r) => r.sha256 === sha256 || (hash !== null && hammingDistance(r.phash, hash) <= PHASH_MAX_DISTANCE),
+    );
+
+  /** Removes both files of an image; a failure is logged, not thrown (the row already says inactive). */
+  const removeFiles = async (row: Pick<LeadImageRow, 'lead_id' | 'id'>): Promise<void> => {
+    for (const variant of ['display', 'thumb'] as const) {
+      try {
+        await storage.delete(storageKey(row, variant));
+      } catch (err) {
+        options.log?.warn({ err, imageId: row.id }, 'image file could not be removed');
+      }
+    }
+  };
+
+  return {
+    async upload(userId, propertyUniqueId, input) {
+      const lead = await findLead(userId, propertyUniqueId);
+      if (lead.image_upload_disabled) throw onboardError('ONB_IMAGE_UPLOAD_DISABLED');
+      const earlier = await findByUploadId(db, lead.id, input.clientUploadId);
+      if (earlier) return again(earlier, lead, input.locale);
+      if (!requirements.has(input.category)) throw onboardError('ONB_INVALID_INPUT', { field: 'category' });
+
+      const bytes = await readLimited(input.file);
+      const type = await fileTypeFromBuffer(bytes);
+      if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime))
+        throw onboardError('ONB_IMAGE_FORMAT');
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      // The same bytes are refused before any decoding.
+      if (isDuplicate(await activeImages(db, lead.id), sha256, null))
+        throw onboardError('ONB_IMAGE_DUPLICATE');
+
+      let processed: ProcessedImage;
+      try {
+        processed = await processImage(bytes);
+      } catch (err) {
+        options.log?.warn({ err, mime: type.mime, bytes: bytes.length }, 'image could not be decoded');
+        throw onboardError('ONB_IMAGE_UPLOAD_FAILED');
+      }
+      const errorType = qualityError(processed.width, processed.height);
+      const id = randomUUID();
+      const row = {
+        id,
+        lead_id: lead.id,
+        client_upload_id: input.clientUploadId,
+        category: input.category,
+        status: errorType ? 'rejected' : 'accepted',
+        error_type: errorType,
+        is_active: true,
+        width: processed.width,
+        height: processed.height,
+        bytes: bytes.length,
+        sha256,
+        phash: processed.phash,
+        created_at: new Date(now()),
+        deleted_at: null,
+      } satisfies LeadImageRow;
+
+      let stored = false;
+      try {
+        const outcome = await db.transaction().execute(async (trx) => {
+          // One upload of a lead at a time from here: the duplicate check and the insert see each other.
+          await sql`select pg_advisory_xact_lock(hashtext(${lead.id}))`.execute(trx);
+          const raced = await findByUploadId(trx, lead.id, input.clientUploadId);
+          if (raced) return { kind: 'raced' as const, row: raced };
+          if (isDuplicate(await activeImages(trx, lead.id), sha256, processed.phash))
+            throw onboardError('ONB_IMAGE_DUPLICATE');
+          stored = true;
+          await storage.put(storageKey(row, 'display'), processed.display);
+          await storage.put(storageKey(row, 'thumb'), processed.thumbnail);
+          const inserted = await trx
+            .insertInto('lead_images')
+            .values(row)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          return { kind: 'stored' as const, row: inserted, totals: await syncChecklist(trx, lead.id) };
+        });
+        if (outcome.kind === 'raced') return again(outcome.row, lead, input.locale);
+        return {
+          image: toImage(outcome.row, lead, input.locale),
+          completed: outcome.totals.completed,
+          accepted_count: outcome.totals.acceptedCount,
+          created: true,
+        };
+      } catch (err) {
+        if (stored) await removeFiles(row);
+        // A retry that got past the lock-free checks at the same moment: answer the image it stored.
+        if (isUniqueViolation(err)) {
+          const winner = await findByUploadId(db, lead.id, input.clientUploadId);
+          if (winner) return again(winner, lead, input.locale);
+        }
+        throw err;
+      }
+    },
+
+    async list(userId, propertyUniqueId, locale) {
+      const lead = await findLead(userId, propertyUniqueId);
+      const rows = await activeImages(db, lead.id);
+      const totals = totalsOf(rows);
+      return {
+        requirements: requirements.categories.map((c) => ({
+          category: c.category,
+          priority: c.priority,
+          min_count: c.minCount,
+          accepted_count: totals.byCategory.get(c.category) ?? 0,
+          images: rows.filter((r) => r.category === c.category).map((r) => toImage(r, lead, locale)),
+        })),
+        min_total: requirements.minTotal,
+        accepted_count: totals.acceptedCount,
+        rejected_count: totals.rejectedCount,
+        completed: totals.completed,
+        upload_enabled: !lead.image_upload_disabled,
+        limits: {
+          max_bytes: MAX_IMAGE_BYTES,
+          min_width: MIN_IMAGE_SIDE_PX,
+          min_height: MIN_IMAGE_SIDE_PX,
+          mime_types: [...IMAGE_MIME_TYPES],
+        },
+      };
+    },
+
+    async delete(userId, propertyUniqueId, imageId) {
+      const lead = await findLead(userId, propertyUniqueId);
+      if (lead.image_upload_disabled) throw onboardError('ONB_IMAGE_UPLOAD_DISABLED');
+      const t = new Date(now());
+      const { row, totals } = await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${lead.id}))`.execute(trx);
+        const image = await trx
+          .selectFrom('lead_images')
+          .selectAll()
+          .where('id', '=', imageId)
+          .where('lead_id', '=', lead.id)
+          .where('is_active', '=', true)
+          .executeTakeFirst();
+        if (!image) throw onboardError('ONB_IMAGE_NOT_FOUND');
+        const age = t.getTime() - new Date(image.created_at).getTime();
+        if (image.status !== 'rejected' && age > options.deleteWindowMs)
+          throw onboardError('ONB_IMAGE_DELETE_NOT_RECENT');
+        await trx
+          .updateTable('lead_images')
+          .set({ is_active: false, deleted_at: t })
+          .where('id', '=', image.id)
+          .execute();
+        return { row: image, totals: await syncChecklist(trx, lead.id) };
+      });
+      await removeFiles(row);
+      return {
+        image_id: row.id,
+        is_active: false,
+        completed: totals.completed,
+        accepted_count: totals.acceptedCount,
+      };
+    },
+
+    async file(userId, propertyUniqueId, imageId, variant) {
+      const lead = await findLead(userId, propertyUniqueId);
+      const row = await db
+        .selectFrom('lead_images')
+        .select(['id', 'lead_id'])
+        .where('id', '=', imageId)
+        .where('lead_id', '=', lead.id)
+        .where('is_active', '=', true)
+        .executeTakeFirst();
+      const bytes = row ? await storage.get(storageKey(row, variant)) : undefined;
+      if (!bytes) throw onboardError('ONB_IMAGE_NOT_FOUND');
+      return bytes;
+    },
+  };
+}
