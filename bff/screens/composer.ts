@@ -23,6 +23,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../../schemas/ajv';
 import type {
   GlobalInfo,
+  ImageRequirement,
+  ImagesConfig,
   JsonLogic,
   Locale,
   ScreenDefinition,
@@ -53,7 +55,12 @@ export interface ScreenContext {
   brand: string;
   /** Query parameters of the page the screen is drawn on (e.g. `property_unique_id`, `task`). */
   params?: Record<string, string>;
+  /** The lead's photos by category, on screens that draw them (the photos screen); else null or absent. */
+  images?: ScreenImages | null;
 }
+
+/** ImagesConfig (SPEC §3 imagesConfig) with its requirements also keyed by category. */
+export type ScreenImages = ImagesConfig & { by_category: Record<string, ImageRequirement> };
 
 /** Translates `key` (e.g. `screens.sign_up.title`) into `locale`; returns the key itself when missing. */
 export type Translate = (locale: Locale, key: string, values?: Record<string, unknown>) => string;

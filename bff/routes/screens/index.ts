@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Lead } from '../../../schemas/generated/types';
+import type { ImagesConfig, Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
-import type { ScreenCatalogue } from '../../screens/composer';
+import type { ScreenCatalogue, ScreenImages } from '../../screens/composer';
 import { globalInfoFor } from '../global';
 import { errorResponses, ok, ref } from '../responses';
 
@@ -34,6 +34,14 @@ export function screenParams(query: unknown): Record<string, string> {
  * (404 ONB_LEAD_NOT_FOUND when it is not theirs), else their newest lead still open (in progress, or cold for being outside the served area), else null
  * (always null without a session).
  */
+/** Screens whose context carries the lead's images (`images`), read only where drawn. */
+const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
+
+/** ImagesConfig plus its requirements keyed by category, for bindings like `images.by_category.room.images`. */
+function withCategories(config: ImagesConfig): ScreenImages {
+  return { ...config, by_category: Object.fromEntries(config.requirements.map((r) => [r.category, r])) };
+}
+
 export default async function screenRoutes(
   app: FastifyInstance,
   opts: { config: Config; screens: ScreenCatalogue },
@@ -73,8 +81,14 @@ export default async function screenRoutes(
             : await app.leads.newestOpen(request.user.id)) ?? null;
         if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       }
+      // The photos screen draws the lead's images by category (SPEC §3 imagesConfig).
+      const images =
+        lead && request.user && SCREENS_WITH_IMAGES.has(id)
+          ? withCategories(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
+        images,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
