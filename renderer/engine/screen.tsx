@@ -17,6 +17,7 @@ import { openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
+import { uploadManagerFor } from './uploads';
 import { useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
@@ -132,6 +133,7 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
         dispatch={widgetDispatch}
         load={widgetLoad}
         popup={popup}
+        uploads={uploadManagerFor(ctx.store)}
       />
     </ErrorBoundary>
   );
@@ -228,6 +230,9 @@ export interface ScreenProps {
  * {@link createDraftSaver} saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
  * polite) tells how it goes, a submit waits for it, and a version conflict fetches the screen again and
  * applies the new starting values.
+ *
+ * A `refresh` keeps the current widgets on screen until the new payload arrives (no skeleton), so that e.g.
+ * an image_uploader refreshing its counts after an upload is not unmounted.
  */
 export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
@@ -249,9 +254,17 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   const forceApplyRef = useRef(false);
   const [draftStatus, setDraftStatus] = useState<DraftStatus>('idle');
 
+  const fetchedKeyRef = useRef<string | null>(null);
+
   useEffect(() => {
     const controller = new AbortController();
-    setState({ status: 'loading' });
+    // A `refresh` of the screen on show keeps drawing it while the new payload comes, so that its widgets
+    // stay mounted (focus, a file picker, uploads in progress); another screen, query or language starts
+    // from the skeleton.
+    const fetchKey = JSON.stringify([screenId, language, headersKey, queryKey]);
+    const quiet = fetchedKeyRef.current === fetchKey;
+    fetchedKeyRef.current = fetchKey;
+    setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
     apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
       signal: controller.signal,
       headers: headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined,
