@@ -28,7 +28,12 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
-import { checkScreenPayload, checkWidgetContents } from './validation-schemas';
+import {
+  checkScreenPayload,
+  checkWidgetContents,
+  loadLazyValidators,
+  needsLazyValidators,
+} from './validation-schemas';
 
 /** Path of the screen endpoint of the BFF (GET, data ScreenPayload). */
 export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
@@ -232,7 +237,8 @@ export interface ScreenProps {
  * applies the new starting values.
  *
  * A `refresh` keeps the current widgets on screen until the new payload arrives (no skeleton), so that e.g.
- * an image_uploader refreshing its counts after an upload is not unmounted.
+ * an image_uploader refreshing its counts after an upload is not unmounted. A payload with a lazy widget
+ * (image_uploader, photo_tips) is drawn once validators-lazy.js is loaded (the skeleton shows meanwhile).
  */
 export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
@@ -279,7 +285,21 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
           setState({ status: 'error' });
           return;
         }
-        setState({ status: 'ready', payload: data as ScreenPayload, requestKey: `${screenId}\n${queryKey}` });
+        const ready = data as ScreenPayload;
+        const show = () =>
+          setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}` });
+        if (!needsLazyValidators(ready.widget_list)) {
+          show();
+          return;
+        }
+        loadLazyValidators().then(
+          () => {
+            if (!controller.signal.aborted) show();
+          },
+          () => {
+            if (!controller.signal.aborted) setState({ status: 'error' });
+          },
+        );
       },
       () => {
         if (!controller.signal.aborted) setState({ status: 'error' });
