@@ -11,7 +11,12 @@ export type SchemaValidator = InstanceType<typeof Ajv2020>;
  * Node only (reads the files); the browser uses the standalone validators in schemas/generated/.
  */
 export function createAjv(
-  options: { code?: { source?: boolean; esm?: boolean }; unicode?: boolean; logger?: false } = {},
+  options: {
+    code?: { source?: boolean; esm?: boolean };
+    unicode?: boolean;
+    logger?: false;
+    validateFormats?: boolean;
+  } = {},
 ): SchemaValidator {
   const ajv = new Ajv2020({
     allErrors: true,
@@ -22,6 +27,8 @@ export function createAjv(
   });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-public' });
+  // A widget contents schema whose browser validator is generated into validators-lazy.js (gen-validators).
+  ajv.addKeyword({ keyword: 'x-lazy' });
   for (const f of listSchemaFiles()) ajv.addSchema(f.schema, f.id);
   return ajv;
 }

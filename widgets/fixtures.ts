@@ -6,6 +6,7 @@
  */
 import type { WidgetEnvelope, WidgetType } from '../schemas/generated/types';
 import * as validators from '../schemas/generated/validators';
+import * as lazyValidators from '../schemas/generated/validators-lazy';
 
 /** One fixture: its file name without .json, and the envelope it holds. */
 export interface WidgetFixture {
@@ -64,13 +65,14 @@ type StandaloneValidator = ((data: unknown) => boolean) & {
 };
 
 /**
- * Validates a widget's contents with the ahead-of-time validator of schemas/generated/validators.js
- * (the same one the engine uses in the browser).
+ * Validates a widget's contents with the ahead-of-time validator of schemas/generated/validators.js, or
+ * validators-lazy.js for a lazy widget (the same ones the engine uses in the browser).
  * @throws Error when no validator exists for the type (validators.js is stale: `npm run gen:validators`).
  */
 export function checkContents(widgetType: WidgetType, contents: unknown): ContentsCheck {
-  const validate = (validators as Record<string, unknown>)[`widget_${widgetType}`] as
-    StandaloneValidator | undefined;
+  const name = `widget_${widgetType}`;
+  const validate = ((validators as Record<string, unknown>)[name] ??
+    (lazyValidators as Record<string, unknown>)[name]) as StandaloneValidator | undefined;
   if (typeof validate !== 'function') throw new Error(`no validator widget_${widgetType}`);
   const valid = validate(contents);
   return {

@@ -1,8 +1,8 @@
 /**
  * A tiny stand-in for the engine, used by widget tests and stories: it builds WidgetProps with an
- * in-memory FormApi, a recording dispatch, a PopupApi and a `load` the caller supplies, and wraps a widget
- * in the MUI theme (with the RTL emotion cache for Arabic) and an i18next instance initialised
- * synchronously with widgets.json.
+ * in-memory FormApi, a recording dispatch, a PopupApi, a `load` the caller supplies and an in-memory upload
+ * manager ({@link createHarnessUploads}), and wraps a widget in the MUI theme (with the RTL emotion cache
+ * for Arabic) and an i18next instance initialised synchronously with widgets.json.
  * It is not shipped in the app: the real engine (renderer/engine) provides these props there.
  */
 import { useMemo, useState, type ReactNode } from 'react';
@@ -14,8 +14,18 @@ import { createTheme, CssBaseline, ThemeProvider } from '@mui/material';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import jsonLogic from 'json-logic-js';
-import type { Action, JsonLogic, Locale } from '../schemas/generated/types';
-import type { Dispatch, DispatchScope, FormApi, Load, PopupApi, WidgetComponent } from './widget-props';
+import type { Action, DeleteImageResult, JsonLogic, Locale } from '../schemas/generated/types';
+import type {
+  Dispatch,
+  DispatchScope,
+  FormApi,
+  Load,
+  PopupApi,
+  UploadApi,
+  UploadBulkState,
+  UploadItem,
+  WidgetComponent,
+} from './widget-props';
 // The harness is the one widgets/ file allowed to read renderer/: it loads the widgets' own translations.
 // eslint-disable-next-line no-restricted-imports
 import enGbWidgets from '../renderer/i18n/locales/en-GB/widgets.json';
@@ -45,6 +55,159 @@ export function createHarnessRecord(): HarnessRecord {
 const noLoad: Load = async (endpoint) => {
   throw new Error(`no load in the harness for ${endpoint}`);
 };
+
+/** What a harnessed widget asked of {@link createHarnessUploads}, in order. */
+export interface HarnessUploadCalls {
+  added: { endpoint: string; category: string; files: File[] }[];
+  retried: string[];
+  removed: string[];
+  deleted: { endpoint: string; imageId: string }[];
+}
+
+/**
+ * The harness's upload manager: an in-memory {@link UploadApi} with no network. `add` runs the widget's
+ * pre-check like the engine's manager (`checking`, then `invalid` with the reason or `queued`) and stops
+ * there; tests and stories move items on with `update`. `retry` turns a failed item back to queued, `remove`
+ * forgets it, `deleteImage` answers with `options.deleteImage` (default: a success). `calls` records it all.
+ */
+export interface HarnessUploads extends UploadApi {
+  calls: HarnessUploadCalls;
+  /** Changes one item (found by id or client_upload_id), as the manager would after network events. */
+  update(id: string, change: Partial<UploadItem>): void;
+  /** Resolves once every pre-check started so far has finished. */
+  settled(): Promise<void>;
+}
+
+let harnessUploadCounter = 0;
+
+/**
+ * An upload item for stories and tests: a File of `bytes` bytes named `file_name` (type from the extension),
+ * in `status` (default queued), with the other fields filled as the engine's manager would.
+ */
+export function harnessUploadItem(
+  fields: Partial<UploadItem> & { file_name: string; endpoint: string; category: string },
+  bytes = 1024,
+): UploadItem {
+  harnessUploadCounter += 1;
+  const clientUploadId = `00000000-0000-4000-8000-${String(harnessUploadCounter).padStart(12, '0')}`;
+  const type = /\.png$/i.test(fields.file_name) ? 'image/png' : 'image/jpeg';
+  const file = fields.file ?? new File([new Uint8Array(bytes)], fields.file_name, { type });
+  return {
+    id: `local-${clientUploadId}`,
+    client_upload_id: clientUploadId,
+    file,
+    size: file.size,
+    status: 'queued',
+    uploaded_percentile: 0,
+    error: null,
+    error_code: null,
+    image: null,
+    is_in_background: false,
+    ...fields,
+  };
+}
+
+/** A {@link HarnessUploads} holding `items` at first. */
+export function createHarnessUploads(
+  options: {
+    items?: UploadItem[];
+    deleteImage?: (endpoint: string, imageId: string) => Promise<DeleteImageResult>;
+  } = {},
+): HarnessUploads {
+  let items: readonly UploadItem[] = options.items ?? [];
+  let bulk: UploadBulkState = { is_bulk_upload: false, files_to_upload: [], start_index: 0 };
+  let checks: Promise<void> = Promise.resolve();
+  const listeners = new Set<() => void>();
+  const watchers = new Map<string, number>();
+  const snapshots = new Map<string, { source: readonly UploadItem[]; result: readonly UploadItem[] }>();
+  const calls: HarnessUploadCalls = { added: [], retried: [], removed: [], deleted: [] };
+  const key = (endpoint: string, category: string) => `${endpoint}\n${category}`;
+  const commit = (next: readonly UploadItem[]) => {
+    items = next;
+    for (const listener of listeners) listener();
+  };
+  const change = (id: string, patch: Partial<UploadItem>) =>
+    commit(items.map((i) => (i.id === id || i.client_upload_id === id ? { ...i, ...patch } : i)));
+  return {
+    calls,
+    update: change,
+    settled: () => checks,
+    add(endpoint, category, files, check) {
+      calls.added.push({ endpoint, category, files: [...files] });
+      const added = files.map((file) =>
+        harnessUploadItem({
+          endpoint,
+          category,
+          file,
+          file_name: file.name,
+          status: check ? 'checking' : 'queued',
+          is_in_background: !watchers.get(key(endpoint, category)),
+        }),
+      );
+      commit([...items, ...added]);
+      bulk = {
+        ...bulk,
+        is_bulk_upload: true,
+        files_to_upload: [...bulk.files_to_upload, ...added.map((i) => i.id)],
+      };
+      if (check) {
+        for (const item of added) {
+          checks = checks.then(async () => {
+            const reason = await check(item.file).catch(() => '');
+            change(item.id, reason === null ? { status: 'queued' } : { status: 'invalid', error: reason });
+          });
+        }
+      }
+      return added.map((i) => i.id);
+    },
+    start: () => {
+      bulk = { ...bulk, is_bulk_upload: true };
+    },
+    stop: () => {
+      bulk = { ...bulk, is_bulk_upload: false };
+    },
+    reset: () => {
+      bulk = { is_bulk_upload: false, files_to_upload: [], start_index: 0 };
+    },
+    retry(id) {
+      const item = items.find((i) => i.id === id);
+      if (item?.status !== 'failed') return false;
+      calls.retried.push(id);
+      change(id, { status: 'queued', uploaded_percentile: 0, error: null, error_code: null });
+      return true;
+    },
+    remove(id) {
+      calls.removed.push(id);
+      commit(items.filter((i) => i.id !== id));
+    },
+    async deleteImage(endpoint, imageId) {
+      calls.deleted.push({ endpoint, imageId });
+      const result = options.deleteImage
+        ? await options.deleteImage(endpoint, imageId)
+        : { image_id: imageId, is_active: false as const, completed: false, accepted_count: 0 };
+      commit(items.filter((i) => i.id !== imageId && i.image?.image_id !== imageId));
+      return result;
+    },
+    items(endpoint, category) {
+      const k = key(endpoint, category);
+      const cached = snapshots.get(k);
+      if (cached?.source === items) return cached.result;
+      const result = items.filter((i) => i.endpoint === endpoint && i.category === category);
+      snapshots.set(k, { source: items, result });
+      return result;
+    },
+    bulk: () => bulk,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    watch(endpoint, category) {
+      const k = key(endpoint, category);
+      watchers.set(k, (watchers.get(k) ?? 0) + 1);
+      return () => watchers.set(k, Math.max(0, (watchers.get(k) ?? 0) - 1));
+    },
+  };
+}
 
 /** A set_value value: a JSON Logic rule over {form, response} is evaluated, as the engine does. */
 function resolveHarnessValue(value: unknown, data: { form: Record<string, unknown>; response?: unknown }) {
@@ -144,6 +307,8 @@ export interface HarnessedWidgetProps<C> {
   record?: HarnessRecord;
   /** Called with each dispatched action list and its scope (stories log it in the Actions panel). */
   onDispatch?: (actions: Action[], scope?: DispatchScope) => void;
+  /** The widget's upload manager (default: an empty {@link createHarnessUploads}). */
+  uploads?: UploadApi;
 }
 
 /**
@@ -165,8 +330,11 @@ export function HarnessedWidget<C>({
   load = noLoad,
   record,
   onDispatch,
+  uploads: givenUploads,
 }: HarnessedWidgetProps<C>) {
   const { i18n } = useTranslation();
+  const [ownUploads] = useState(() => createHarnessUploads());
+  const uploads = givenUploads ?? ownUploads;
   const [values, setValues] = useState<Record<string, unknown>>(() => {
     if (record) Object.assign(record.values, initialValues);
     return initialValues;
@@ -227,6 +395,7 @@ export function HarnessedWidget<C>({
       dispatch={dispatch}
       load={load}
       popup={popup}
+      uploads={uploads}
     />
   );
 }

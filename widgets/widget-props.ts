@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { Action, JsonLogic } from '../schemas/generated/types';
+import type { Action, DeleteImageResult, JsonLogic, PropertyImage } from '../schemas/generated/types';
 
 /**
  * The screen's form state as a widget sees it. The engine keeps it in jotai atoms keyed by screen and
@@ -50,6 +50,124 @@ export interface PopupApi {
   close(): void;
 }
 
+/**
+ * Where one photo upload is (SPEC §3–§4 image states, and the browser's own before them):
+ * - `checking`: the browser's pre-check is running; `invalid`: the pre-check (or the server, for format,
+ *   size or a disabled upload) refused the file — nothing is stored, the owner removes it;
+ * - `queued`: waiting for a free slot (at most 2 uploads run at once); `uploading`: bytes going out
+ *   (`uploaded_percentile`); `processing`: every byte sent, the answer awaited (or the server is still
+ *   processing the stored image);
+ * - `accepted` / `rejected`: the server stored the image (`image`), good or failing a quality rule (a
+ *   rejected image must be deleted before publishing, SPEC §5); `duplicate`: refused as already uploaded
+ *   (409 ONB_IMAGE_DUPLICATE); `failed`: the upload did not get through (422 ONB_IMAGE_UPLOAD_FAILED, network,
+ *   5xx…) and may be retried with the same client_upload_id.
+ */
+export type UploadStatus =
+  | 'checking'
+  | 'invalid'
+  | 'queued'
+  | 'uploading'
+  | 'processing'
+  | 'accepted'
+  | 'rejected'
+  | 'duplicate'
+  | 'failed';
+
+/** One photo in the engine's upload manager (SPEC §3 image: id, uploaded_percentile, image_id, isInBackground…). */
+export interface UploadItem {
+  /**
+   * Identity of the item: a temporary `local-<uuid>` until the server answered with an image, then that
+   * image's `image_id` (SPEC §4: a real id replaces the temporary one on success).
+   */
+  id: string;
+  /** uuid sent as the multipart field `client_upload_id`; a retry sends the same one (idempotent upload). */
+  client_upload_id: string;
+  /** The upload endpoint (ApiPath) the file goes to. */
+  endpoint: string;
+  /** The image category (multipart field `category`). */
+  category: string;
+  /** The file chosen by the owner (kept for a retry and for a local preview). */
+  file: File;
+  /** `file.name`. */
+  file_name: string;
+  /** `file.size`, bytes. */
+  size: number;
+  status: UploadStatus;
+  /** Share of the bytes sent, 0–100 (whole number); 100 from `processing` on. */
+  uploaded_percentile: number;
+  /** Why the photo was refused or failed, already translated (pre-check text or the server's message); else null. */
+  error: string | null;
+  /** `error.code` of the server's refusal (e.g. ONB_IMAGE_DUPLICATE), null otherwise. */
+  error_code: string | null;
+  /** The image as the server stored it, once it answered; null before. */
+  image: PropertyImage | null;
+  /**
+   * True while no widget shows this item's endpoint and category (SPEC §3 isInBackground): the owner went to
+   * another task and the upload carries on.
+   */
+  is_in_background: boolean;
+}
+
+/**
+ * The pre-check of one file before it is queued: resolves null when the file may be uploaded, else the
+ * (translated) reason it is refused. Must not reject; a rejection counts as refused with no reason.
+ */
+export type UploadCheck = (file: File) => Promise<string | null>;
+
+/** The bulk upload of SPEC §3–§4 (isBulkUpload, filesToUpload, startIndex). */
+export interface UploadBulkState {
+  /** Files are being taken from the queue (false after stop, reset, or once the queue is done). */
+  is_bulk_upload: boolean;
+  /** Ids of the items added to the queue, in order (SPEC filesToUpload). */
+  files_to_upload: readonly string[];
+  /** Index in files_to_upload of the next file to start (SPEC startIndex); stop records it. */
+  start_index: number;
+}
+
+/**
+ * The engine's upload manager as widgets see it (renderer/engine/uploads.ts). It lives in the app's jotai
+ * store, not in a widget: uploads carry on while the owner opens another task, and a widget showing the same
+ * endpoint and category finds them again. At most 2 uploads run at once.
+ */
+export interface UploadApi {
+  /**
+   * SPEC §4 bulk start: adds files to the queue for `endpoint` and `category`; each is pre-checked with
+   * `check` first (status `checking`, then `invalid` with the reason or `queued`), one file at a time, then
+   * uploaded in order. Starts the queue if it was stopped. Returns the new items' ids.
+   */
+  add(endpoint: string, category: string, files: readonly File[], check?: UploadCheck): string[];
+  /** Takes files from the queue again from the recorded start_index (after stop). */
+  start(): void;
+  /** SPEC §4 bulk stop: starts no further file and records start_index; running uploads finish. */
+  stop(): void;
+  /** SPEC §4 bulk reset: drops the files not started yet and clears the queue; running uploads finish. */
+  reset(): void;
+  /** Uploads a `failed` item again with the same client_upload_id. False when `id` is not a failed item. */
+  retry(id: string): boolean;
+  /** Forgets an item; aborts it first when it is uploading. Never deletes anything on the server. */
+  remove(id: string): void;
+  /**
+   * Deletes an image on the server (DELETE `<endpoint>/<imageId>` through the API client; SPEC §4 marks it
+   * inactive) and forgets the items holding it. Rejects with the client's ApiError, e.g. 409
+   * ONB_IMAGE_DELETE_NOT_RECENT ('You can only delete images that were recently uploaded').
+   */
+  deleteImage(endpoint: string, imageId: string): Promise<DeleteImageResult>;
+  /**
+   * The items of one endpoint and category, in the order they were added. The same array is returned until
+   * the manager changes, so it suits `useSyncExternalStore`.
+   */
+  items(endpoint: string, category: string): readonly UploadItem[];
+  /** The bulk queue's state. */
+  bulk(): UploadBulkState;
+  /** Calls `listener` after every change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /**
+   * Declares that a widget shows this endpoint and category (its items are not `is_in_background` while at
+   * least one watcher is on). Returns the function that ends it (call it when the widget unmounts).
+   */
+  watch(endpoint: string, category: string): () => void;
+}
+
 /** What the engine passes to every widget. `contents` has been validated against the widget's schema. */
 export interface WidgetProps<C> {
   /** The widget's id, unique within the screen. */
@@ -62,6 +180,8 @@ export interface WidgetProps<C> {
   /** GET requests through the engine (search suggestions and other look-ups). */
   load: Load;
   popup: PopupApi;
+  /** The engine's photo upload manager (image_uploader). */
+  uploads: UploadApi;
 }
 
 /** A registered widget component. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activeHotelIdAtom, appStore } from '../state/atoms';
 import { i18n } from '../i18n/instance';
-import { ApiError, apiRequest, extractErrorMessage, setUnauthorizedHandler } from './client';
+import { ApiError, apiRequest, apiUpload, extractErrorMessage, setUnauthorizedHandler } from './client';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -172,5 +172,165 @@ describe('extractErrorMessage (SPEC §8 order)', () => {
     await i18n.changeLanguage('ar');
     expect(extractErrorMessage(undefined)).toBe('حدث خطأ ما');
     await i18n.changeLanguage('en-GB');
+  });
+});
+
+/**
+ * A stand-in for XMLHttpRequest (jsdom's would try the network): records what apiUpload sets and sends, and
+ * lets a test play the events a browser fires — upload progress, upload load, then load / error / abort.
+ */
+class FakeXhr extends EventTarget {
+  static made: FakeXhr[] = [];
+  readonly upload = new EventTarget();
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  withCredentials = false;
+  body: unknown = undefined;
+  sent = false;
+  aborted = false;
+  status = 0;
+  responseText = '';
+  private responseType = '';
+
+  constructor() {
+    super();
+    FakeXhr.made.push(this);
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    this.sent = true;
+    this.body = body;
+  }
+  abort() {
+    this.aborted = true;
+    this.dispatchEvent(new ProgressEvent('abort'));
+  }
+  getResponseHeader(name: string) {
+    return name.toLowerCase() === 'content-type' && this.responseType ? this.responseType : null;
+  }
+  progress(loaded: number, total: number, lengthComputable = true) {
+    this.upload.dispatchEvent(new ProgressEvent('progress', { loaded, total, lengthComputable }));
+  }
+  respond(status: number, body: unknown, type = 'application/json; charset=utf-8') {
+    this.upload.dispatchEvent(new ProgressEvent('load'));
+    this.status = status;
+    this.responseType = type;
+    this.responseText = typeof body === 'string' ? body : JSON.stringify(body);
+    this.dispatchEvent(new ProgressEvent('load'));
+  }
+  fail() {
+    this.dispatchEvent(new ProgressEvent('error'));
+  }
+}
+
+const lastXhr = () => FakeXhr.made[FakeXhr.made.length - 1]!;
+
+function photoForm(bytes = 3000): FormData {
+  const form = new FormData();
+  form.append('category', 'room');
+  form.append('client_upload_id', '00000000-0000-4000-8000-000000000001');
+  form.append('file', new File([new Uint8Array(bytes)], 'room.jpg', { type: 'image/jpeg' }));
+  return form;
+}
+
+const UPLOAD_PATH = '/hms_ms/api/v1/onboard/leads/PO1/images';
+
+describe('apiUpload (SPEC §7 image upload with progress)', () => {
+  beforeEach(() => {
+    FakeXhr.made = [];
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  });
+
+  it('POSTs the form with the common headers, no Content-Type, credentials, and resolves data', async () => {
+    appStore.set(activeHotelIdAtom, 'H42');
+    const form = photoForm();
+    const pending = apiUpload<{ image: { image_id: string } }>(UPLOAD_PATH, form);
+    const xhr = lastXhr();
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe(`${UPLOAD_PATH}?qid=H42`);
+    expect(xhr.headers).toEqual({ Accept: 'application/json', httpxoyolang: 'en-GB', 'x-qid': 'H42' });
+    expect(xhr.withCredentials).toBe(true);
+    expect(xhr.body).toBe(form);
+    xhr.respond(201, { success: true, data: { image: { image_id: 'abc' } } });
+    await expect(pending).resolves.toEqual({ image: { image_id: 'abc' } });
+  });
+
+  it('reports progress in bytes, the file size when the total is unknown, and when every byte is sent', async () => {
+    const progress: [number, number][] = [];
+    const onSent = vi.fn();
+    const pending = apiUpload(UPLOAD_PATH, photoForm(3000), {
+      onProgress: (loaded, total) => progress.push([loaded, total]),
+      onSent,
+    });
+    const xhr = lastXhr();
+    xhr.progress(1024, 3400);
+    xhr.progress(2000, 0, false);
+    expect(progress).toEqual([
+      [1024, 3400],
+      [2000, 3000],
+    ]);
+    expect(onSent).not.toHaveBeenCalled();
+    xhr.respond(201, { success: true, data: {} });
+    await pending;
+    expect(onSent).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects a 409 with its status, code and the server’s message', async () => {
+    const pending = apiUpload(UPLOAD_PATH, photoForm());
+    const message = 'This image has already been uploaded. Please re-upload a new image';
+    lastXhr().respond(409, { success: false, error: { code: 'ONB_IMAGE_DUPLICATE', message } });
+    const error = (await pending.catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'ONB_IMAGE_DUPLICATE', message });
+  });
+
+  it('hides a 5xx message, keeps an HTML 4xx body as text, and turns a network error into status 0', async () => {
+    const five = apiUpload(UPLOAD_PATH, photoForm());
+    lastXhr().respond(500, { success: false, error: { code: 'X', message: 'sharp crashed at /data' } });
+    await expect(five).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
+
+    const html = apiUpload(UPLOAD_PATH, photoForm());
+    lastXhr().respond(413, '<html>Too large</html>', 'text/html');
+    await expect(html).rejects.toMatchObject({ status: 413, body: '<html>Too large</html>' });
+
+    const offline = apiUpload(UPLOAD_PATH, photoForm());
+    lastXhr().fail();
+    const error = (await offline.catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(0);
+    expect(error.message).toBe(i18n.t('shell.errors.unable_to_connect'));
+  });
+
+  it('calls the unauthorized handler on 401', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    const pending = apiUpload(UPLOAD_PATH, photoForm());
+    lastXhr().respond(401, {
+      success: false,
+      error: { code: 'ONB_UNAUTHENTICATED', message: 'Session Expired' },
+    });
+    await expect(pending).rejects.toMatchObject({ status: 401 });
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('aborts with the signal and rejects with an AbortError; an aborted signal sends nothing', async () => {
+    const controller = new AbortController();
+    const pending = apiUpload(UPLOAD_PATH, photoForm(), { signal: controller.signal });
+    controller.abort();
+    expect(lastXhr().aborted).toBe(true);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+
+    FakeXhr.made = [];
+    await expect(apiUpload(UPLOAD_PATH, photoForm(), { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(FakeXhr.made).toHaveLength(0);
   });
 });

@@ -124,6 +124,36 @@ function errorFromEnvelope(status: number, body: unknown, message: string): ApiE
   return new ApiError(message, status, body, code, field);
 }
 
+/** Headers of every call (SPEC §7): Accept JSON, the language, `x-qid` when an active hotel is set. */
+function commonHeaders(qid: string | null, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    httpxoyolang: currentLocale(),
+    ...extra,
+  };
+  if (qid) headers['x-qid'] = qid;
+  return headers;
+}
+
+/**
+ * Turns an answer into the caller's result (SPEC §7–§8): `data` of a success envelope (the whole body when
+ * it is not one), else an ApiError — the internal-server-error text for status ≥ 500, the extracted message
+ * for 4xx or `success: false` (a 401 first calls the unauthorized handler).
+ */
+function settle<T>(status: number, body: unknown): T {
+  if (status >= 500) {
+    throw errorFromEnvelope(status, body, i18n.t('shell.errors.internal_server_error'));
+  }
+  const ok = status >= 200 && status < 300;
+  if (!ok || (isRecord(body) && body.success === false)) {
+    const error = errorFromEnvelope(status, body, messageFromBody(body) ?? fallbackErrorMessage());
+    if (status === 401) unauthorizedHandler?.(error);
+    throw error;
+  }
+  if (isRecord(body) && body.success === true) return body.data as T;
+  return body as T;
+}
+
 /**
  * The one HTTP client (SPEC §7–§8). Sends `httpxoyolang: <current locale>`, `x-qid` + query `qid` when an
  * active hotel id is set, credentials 'include' and a JSON content type. Resolves with `data` of the success
@@ -137,13 +167,7 @@ function errorFromEnvelope(status: number, body: unknown, message: string): ApiE
 export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const qid = appStore.get(activeHotelIdAtom);
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'Content-Type': 'application/json',
-    httpxoyolang: currentLocale(),
-    ...options.headers,
-  };
-  if (qid) headers['x-qid'] = qid;
+  const headers = commonHeaders(qid, { 'Content-Type': 'application/json', ...options.headers });
 
   let response: Response;
   try {
@@ -167,14 +191,115 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     throw new ApiError(i18n.t('shell.errors.unable_to_connect'), 0, undefined);
   }
 
-  if (response.status >= 500) {
-    throw errorFromEnvelope(response.status, body, i18n.t('shell.errors.internal_server_error'));
+  return settle<T>(response.status, body);
+}
+
+/** Options of {@link apiUpload}. */
+export interface ApiUploadOptions {
+  /**
+   * Called as the request body goes out (XHR upload progress events): bytes sent so far and in all. When
+   * the browser cannot compute the total, `totalBytes` is the size of the form's files.
+   */
+  onProgress?: (loadedBytes: number, totalBytes: number) => void;
+  /** Called once every byte of the body is sent; the answer is still awaited ('processing', SPEC §4). */
+  onSent?: () => void;
+  /** Aborts the request; an aborted upload rejects with a DOMException named AbortError. */
+  signal?: AbortSignal;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+}
+
+/** The bytes of the files of a form, for progress when the browser cannot compute the total. */
+function formFileBytes(form: FormData): number {
+  let total = 0;
+  form.forEach((value) => {
+    if (typeof value !== 'string') total += value.size;
+  });
+  return total;
+}
+
+function abortError(): DOMException {
+  return new DOMException('The upload was aborted', 'AbortError');
+}
+
+/** The body of an XHR answer as {@link readBody} reads a fetch answer: JSON by content type, else text. */
+function xhrBody(xhr: XMLHttpRequest): unknown {
+  if (xhr.status === 204) return undefined;
+  const type = xhr.getResponseHeader('content-type') ?? '';
+  const text = xhr.responseText;
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
   }
-  if (!response.ok || (isRecord(body) && body.success === false)) {
-    const error = errorFromEnvelope(response.status, body, messageFromBody(body) ?? fallbackErrorMessage());
-    if (response.status === 401) unauthorizedHandler?.(error);
-    throw error;
-  }
-  if (isRecord(body) && body.success === true) return body.data as T;
-  return body as T;
+  return text === '' ? undefined : text;
+}
+
+/**
+ * Sends a multipart form with POST through XMLHttpRequest, so that upload progress can be followed (SPEC
+ * §7 'Image upload: direct request with progress events'). Same headers as {@link apiRequest}
+ * (`httpxoyolang`, `x-qid` + query `qid`, Accept JSON; no Content-Type: the browser writes the multipart
+ * boundary), credentials included, and the same answers: resolves with `data` of the success envelope;
+ * rejects with an {@link ApiError} (status ≥ 500 → the internal-server-error text; network failure →
+ * unable-to-connect, status 0; 4xx or `success: false` → status, body, `code` and the extracted message;
+ * a 401 first calls the unauthorized handler), or with an AbortError when `signal` aborts.
+ */
+export function apiUpload<T = unknown>(
+  path: string,
+  form: FormData,
+  options: ApiUploadOptions = {},
+): Promise<T> {
+  const { signal, onProgress, onSent } = options;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const qid = appStore.get(activeHotelIdAtom);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path, undefined, qid));
+    xhr.withCredentials = true;
+    for (const [name, value] of Object.entries(commonHeaders(qid, options.headers))) {
+      xhr.setRequestHeader(name, value);
+    }
+    const fallbackTotal = formFileBytes(form);
+    let sent = false;
+    const markSent = () => {
+      if (sent) return;
+      sent = true;
+      onSent?.();
+    };
+    xhr.upload.addEventListener('progress', (event) => {
+      const total = event.lengthComputable && event.total > 0 ? event.total : fallbackTotal;
+      onProgress?.(Math.min(event.loaded, total), total);
+    });
+    xhr.upload.addEventListener('load', markSent);
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    xhr.addEventListener('load', () => {
+      done();
+      markSent();
+      try {
+        resolve(settle<T>(xhr.status, xhrBody(xhr)));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    xhr.addEventListener('error', () => {
+      done();
+      reject(new ApiError(i18n.t('shell.errors.unable_to_connect'), 0, undefined));
+    });
+    xhr.addEventListener('timeout', () => {
+      done();
+      reject(new ApiError(i18n.t('shell.errors.unable_to_connect'), 0, undefined));
+    });
+    xhr.addEventListener('abort', () => {
+      done();
+      reject(abortError());
+    });
+    xhr.send(form);
+  });
 }

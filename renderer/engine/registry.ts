@@ -14,6 +14,7 @@ import { PlaceSearch } from '../../widgets/place-search';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
 import { Text } from '../../widgets/text';
+import { lazyWidget } from './lazy-widget';
 
 /**
  * The one map from `widget_type` to its component (CONVENTIONS: the registry is one typed map). Typed
@@ -36,4 +37,7 @@ export const widgetRegistry = {
   item_list: ItemList,
   map_pin: MapPin,
   place_search: PlaceSearch,
+  // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
+  image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
+  photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
 } satisfies Record<WidgetType, WidgetComponent>;

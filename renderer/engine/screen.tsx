@@ -17,6 +17,7 @@ import { openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
+import { uploadManagerFor } from './uploads';
 import { useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
@@ -27,7 +28,12 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
-import { checkScreenPayload, checkWidgetContents } from './validation-schemas';
+import {
+  checkScreenPayload,
+  checkWidgetContents,
+  loadLazyValidators,
+  needsLazyValidators,
+} from './validation-schemas';
 
 /** Path of the screen endpoint of the BFF (GET, data ScreenPayload). */
 export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
@@ -132,6 +138,7 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
         dispatch={widgetDispatch}
         load={widgetLoad}
         popup={popup}
+        uploads={uploadManagerFor(ctx.store)}
       />
     </ErrorBoundary>
   );
@@ -228,6 +235,10 @@ export interface ScreenProps {
  * {@link createDraftSaver} saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
  * polite) tells how it goes, a submit waits for it, and a version conflict fetches the screen again and
  * applies the new starting values.
+ *
+ * A `refresh` keeps the current widgets on screen until the new payload arrives (no skeleton), so that e.g.
+ * an image_uploader refreshing its counts after an upload is not unmounted. A payload with a lazy widget
+ * (image_uploader, photo_tips) is drawn once validators-lazy.js is loaded (the skeleton shows meanwhile).
  */
 export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
@@ -249,9 +260,17 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   const forceApplyRef = useRef(false);
   const [draftStatus, setDraftStatus] = useState<DraftStatus>('idle');
 
+  const fetchedKeyRef = useRef<string | null>(null);
+
   useEffect(() => {
     const controller = new AbortController();
-    setState({ status: 'loading' });
+    // A `refresh` of the screen on show keeps drawing it while the new payload comes, so that its widgets
+    // stay mounted (focus, a file picker, uploads in progress); another screen, query or language starts
+    // from the skeleton.
+    const fetchKey = JSON.stringify([screenId, language, headersKey, queryKey]);
+    const quiet = fetchedKeyRef.current === fetchKey;
+    fetchedKeyRef.current = fetchKey;
+    setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
     apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
       signal: controller.signal,
       headers: headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined,
@@ -266,7 +285,21 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
           setState({ status: 'error' });
           return;
         }
-        setState({ status: 'ready', payload: data as ScreenPayload, requestKey: `${screenId}\n${queryKey}` });
+        const ready = data as ScreenPayload;
+        const show = () =>
+          setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}` });
+        if (!needsLazyValidators(ready.widget_list)) {
+          show();
+          return;
+        }
+        loadLazyValidators().then(
+          () => {
+            if (!controller.signal.aborted) show();
+          },
+          () => {
+            if (!controller.signal.aborted) setState({ status: 'error' });
+          },
+        );
       },
       () => {
         if (!controller.signal.aborted) setState({ status: 'error' });

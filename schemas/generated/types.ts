@@ -149,7 +149,9 @@ export type WidgetType =
   | 'multi_choice'
   | 'item_list'
   | 'map_pin'
-  | 'place_search';
+  | 'place_search'
+  | 'image_uploader'
+  | 'photo_tips';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -158,6 +160,14 @@ export type JsonLogic1 = {} | boolean;
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
 export type JsonLogic2 = {} | boolean;
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath1 = string;
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList1 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -169,11 +179,11 @@ export type CountryIsoCode4 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList1 = Action[];
+export type ActionList2 = Action[];
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList2 = Action[];
+export type ActionList3 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -181,11 +191,11 @@ export type JsonLogic4 = {} | boolean;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList3 = Action[];
+export type ActionList4 = Action[];
 /**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
-export type ApiPath1 = string;
+export type ApiPath2 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -1761,6 +1771,108 @@ export interface LinkAction {
   actions: ActionList;
 }
 /**
+ * The photos of one category of the property (SPEC §2 images, §3 image, §4 image states, §5 photo rules): the category's images from the server, the uploads in flight from the engine's upload manager (they carry on while the owner opens another task), an 'Add photos' button, pre-checks in the browser before anything is sent (type, size, resolution and orientation after the EXIF orientation), per-photo progress, status and reason, retry of a failed upload and delete. Texts are already translated by the server.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ImageUploaderContents".
+ */
+export interface ImageUploaderContents {
+  /**
+   * The image category uploads go to (sent as the multipart field `category`), e.g. facade, reception, room, bathroom.
+   */
+  category: string;
+  /**
+   * Heading of the category and accessible name of its photo list.
+   */
+  title: string;
+  /**
+   * What to photograph, under the heading.
+   */
+  description?: string;
+  /**
+   * Accepted photos of this category the images task needs (ImageRequirement.min_count); fills {{min}} of texts.count_label.
+   */
+  min_count: number;
+  endpoint: ApiPath1;
+  /**
+   * The category's images as the server holds them (ImageRequirement.images, oldest first); may be empty. Inactive ones are not drawn.
+   *
+   * @maxItems 200
+   */
+  images: PropertyImage[];
+  limits: Limits;
+  /**
+   * False when upload and delete are disabled for this property (SPEC §5, §6): no add button, no delete of server images, disabled_message shown.
+   */
+  upload_enabled: boolean;
+  /**
+   * Shown instead of the add button when upload_enabled is false ('You are not allowed to upload images', SPEC §8).
+   */
+  disabled_message?: string;
+  /**
+   * The widget's words, translated by the server.
+   */
+  texts: {
+    /**
+     * The button opening the file picker (several files at once); also the label of the file input.
+     */
+    add_label: string;
+    /**
+     * Retry of a failed upload (same client_upload_id).
+     */
+    retry_label: string;
+    /**
+     * Delete of an image (server images where can_delete; local refused or failed uploads are removed).
+     */
+    delete_label: string;
+    /**
+     * Progress of the category, with {{accepted}} (accepted photos) and {{min}} (min_count), e.g. '{{accepted}} of {{min}} photos'.
+     */
+    count_label: string;
+    /**
+     * Chip of each photo by state (SPEC §3–§4). Checking and queued photos show `uploading`; photos refused in the browser show `rejected`.
+     */
+    status: {
+      uploading: string;
+      processing: string;
+      accepted: string;
+      rejected: string;
+      duplicate: string;
+      failed: string;
+    };
+    /**
+     * Refused before upload: not a .jpg, .jpeg or .png of type image/jpeg or image/png (SPEC §5).
+     */
+    format_message: string;
+    /**
+     * Refused before upload: limits.max_bytes or more (10 MB, SPEC §5).
+     */
+    size_message: string;
+    /**
+     * Refused before upload: taller than wide after the EXIF orientation (SPEC §5: landscape only; a square is fine).
+     */
+    vertical_message: string;
+    /**
+     * Refused before upload: under limits.min_width × limits.min_height px after the EXIF orientation (SPEC §5).
+     */
+    resolution_message: string;
+    /**
+     * Refused before upload: the browser could not decode the file (empty, truncated or not an image).
+     */
+    unreadable_message: string;
+  };
+  on_change?: ActionList1;
+}
+/**
+ * What the browser checks before uploading (ImagesConfig.limits, SPEC §5, §9): max_bytes (a file must be smaller), min_width and min_height in px after the EXIF orientation, mime_types. Extensions .jpg, .jpeg and .png are required as well.
+ */
+export interface Limits {
+  max_bytes: 10485760;
+  min_width: 1000;
+  min_height: 1000;
+  mime_types: ('image/jpeg' | 'image/png')[];
+}
+/**
  * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1814,7 +1926,7 @@ export interface InputContents {
     cooldown_s: number;
     actions: ActionList;
   };
-  on_complete?: ActionList1;
+  on_complete?: ActionList2;
   /**
    * Number kind: smallest value allowed.
    */
@@ -1910,7 +2022,7 @@ export interface LanguageChooserContents {
       label: string;
     }[]
   ];
-  after_change?: ActionList2;
+  after_change?: ActionList3;
 }
 /**
  * Pin the exact location of the property on a map (SPEC §2 property location, §3 latitude and longitude). The pin's latitude and longitude go into two form fields as numbers (WGS 84 degrees, 6 decimals). The user moves the pin by tapping the map, dragging the pin, the arrow keys on the focused pin, or the locate button; each such move runs on_change (debounced). Without tiles the map is a plain background on which the pin, tapping, dragging and the coordinates still work.
@@ -1990,7 +2102,7 @@ export interface MapPinContents {
      */
     locating_label: string;
   };
-  on_change?: ActionList3;
+  on_change?: ActionList4;
 }
 /**
  * A point on Earth in WGS 84 degrees.
@@ -2050,6 +2162,44 @@ export interface MultiChoiceContents {
   ];
 }
 /**
+ * Photo tips and sample images of the images screen (SPEC §2 'images with photo tips and sample images'): a heading, a short list of tips and, optionally, sample pictures with their captions. Texts are already translated by the server.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PhotoTipsContents".
+ */
+export interface PhotoTipsContents {
+  /**
+   * Heading of the tips.
+   */
+  title: string;
+  /**
+   * One line each, in order.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  tips: [string, ...string[]];
+  /**
+   * Sample pictures, in order.
+   *
+   * @maxItems 8
+   */
+  samples?: {
+    /**
+     * An image the client build serves under /propertyOnboard/samples/ (facade.svg, reception.svg, room.svg, bathroom.svg) or an https URL (which the Content-Security-Policy must allow).
+     */
+    src: string;
+    /**
+     * Text alternative of the picture.
+     */
+    alt: string;
+    /**
+     * Shown under the picture.
+     */
+    caption?: string;
+  }[];
+}
+/**
  * Search places by name (SPEC §3 search options): a free-text combobox bound to `field` whose suggestions come from a GET endpoint answering {places: [...]}. Choosing a suggestion runs on_select with response = {success: true, data: <the chosen place>} so that rules read response.data.lat, response.data.name.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2062,7 +2212,7 @@ export interface PlaceSearchContents {
   field: string;
   label: string;
   placeholder?: string;
-  endpoint: ApiPath1;
+  endpoint: ApiPath2;
   /**
    * Extra query parameters sent as they are (e.g. {"country": "IN", "limit": 8}).
    */

@@ -36,3 +36,5 @@ export declare const widget_popup: GeneratedValidator;
 export declare const widget_redirect: GeneratedValidator;
 /** Validates against widgets/text.schema.json. */
 export declare const widget_text: GeneratedValidator;
+/** Widget types whose validators are in validators-lazy.js (their schema says `"x-lazy": true`). */
+export declare const lazy_widget_types: readonly string[];

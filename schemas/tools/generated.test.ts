@@ -12,9 +12,13 @@ describe('schemas/generated', () => {
     expect(committed('types.ts') === (await generateTypes()), 'stale: run `npm run gen:types`').toBe(true);
   });
 
-  it('validators.js and validators.d.ts are what ajv standalone makes of the schemas today', () => {
+  it('validators(-lazy).js and .d.ts are what ajv standalone makes of the schemas today', () => {
     const next = generateValidators();
     expect(committed('validators.js') === next.js, 'stale: run `npm run gen:validators`').toBe(true);
     expect(committed('validators.d.ts') === next.dts, 'stale: run `npm run gen:validators`').toBe(true);
+    expect(committed('validators-lazy.js') === next.lazyJs, 'stale: run `npm run gen:validators`').toBe(true);
+    expect(committed('validators-lazy.d.ts') === next.lazyDts, 'stale: run `npm run gen:validators`').toBe(
+      true,
+    );
   });
 });

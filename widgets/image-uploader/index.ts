@@ -1,0 +1,1 @@
+export { ImageUploader } from './image-uploader';

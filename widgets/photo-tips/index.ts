@@ -1,0 +1,1 @@
+export { PhotoTips } from './photo-tips';
