@@ -65,7 +65,7 @@ test('an owner uploads real photos with visible progress; a duplicate and a port
   // The same photo again is refused by the server.
   await more.getByLabel('Add photos').setInputFiles(photo('nature/Garden.jpg'));
   await expect(
-    more.getByText('This image has already been uploaded. Please re-upload a new image'),
+    more.getByText('This image has already been uploaded. Please re-upload a new image', { exact: true }),
   ).toBeVisible();
 
   // A portrait photo is refused in the browser before any upload.
@@ -74,7 +74,9 @@ test('an owner uploads real photos with visible progress; a duplicate and a port
   await sharp(photo('nature/Blinds.jpg')).rotate(90).jpeg().toFile(portrait);
   const bathroom = section(page, 'Bathrooms');
   await bathroom.getByLabel('Add photos').setInputFiles(portrait);
-  await expect(bathroom.getByText('Please choose a horizontal (landscape) photo')).toBeVisible();
+  await expect(
+    bathroom.getByText('Please choose a horizontal (landscape) photo', { exact: true }),
+  ).toBeVisible();
 
   await upload(page, 'Bathrooms', [photo('nature/Wood.jpg')]);
   await expect(
