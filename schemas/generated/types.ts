@@ -130,6 +130,14 @@ export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
  */
 export type JsonLogic = {} | boolean;
 /**
+ * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "IdentifierKind".
+ */
+export type IdentifierKind =
+  'pan' | 'gstin' | 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'vehicle_rc';
+/**
  * Every widget_type the renderer's registry knows. Each has a contents schema in schemas/widgets/<widget_type>.schema.json.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
