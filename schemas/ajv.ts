@@ -1,12 +1,15 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { IDENTIFIER_CHECKS, IDENTIFIER_KINDS } from './identifiers';
 import { listSchemaFiles } from './tools/schema-files';
 
 /** The ajv instance type used across the project (JSON Schema 2020-12). */
 export type SchemaValidator = InstanceType<typeof Ajv2020>;
 
 /**
- * The one ajv factory: draft 2020-12, `allErrors`, formats, every schema of schemas/ added under its
+ * The one ajv factory: draft 2020-12, `allErrors`, the formats of ajv-formats and one per KYC identifier
+ * (`pan`, `gstin`, `aadhaar`, `voter_id`, `driving_licence`, `passport`, `vehicle_rc`: the value passes
+ * schemas/identifiers' check, e.g. `{ "type": "string", "format": "gstin" }`), every schema of schemas/ added under its
  * `$id` (its path relative to schemas/, e.g. `widgets/input.schema.json`).
  * Node only (reads the files); the browser uses the standalone validators in schemas/generated/.
  */
@@ -26,6 +29,10 @@ export function createAjv(
     ...options,
   });
   addFormats(ajv);
+  for (const kind of IDENTIFIER_KINDS) {
+    const check = IDENTIFIER_CHECKS[kind];
+    ajv.addFormat(kind, { type: 'string', validate: (value: string) => check(value).valid });
+  }
   ajv.addKeyword({ keyword: 'x-public' });
   // A widget contents schema whose browser validator is generated into validators-lazy.js (gen-validators).
   ajv.addKeyword({ keyword: 'x-lazy' });

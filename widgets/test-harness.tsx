@@ -44,11 +44,13 @@ export interface HarnessRecord {
   values: Record<string, unknown>;
   actions: Action[][];
   scopes: (DispatchScope | undefined)[];
+  /** Every field the widget asked to validate (FormApi.validate), in order. */
+  validated: string[];
 }
 
 /** An empty record to pass to {@link HarnessedWidget} / {@link harness}. */
 export function createHarnessRecord(): HarnessRecord {
-  return { values: {}, actions: [], scopes: [] };
+  return { values: {}, actions: [], scopes: [], validated: [] };
 }
 
 /** The harness's default `load`: there is no server, so every request fails (tests and stories pass one). */
@@ -309,11 +311,17 @@ export interface HarnessedWidgetProps<C> {
   onDispatch?: (actions: Action[], scope?: DispatchScope) => void;
   /** The widget's upload manager (default: an empty {@link createHarnessUploads}). */
   uploads?: UploadApi;
+  /**
+   * Stands in for the engine's field rules on FormApi.validate: field and form values → the error to show
+   * under the field, or undefined to clear it. Default: validate only records the field.
+   */
+  validate?: (field: string, values: Record<string, unknown>) => string | undefined;
 }
 
 /**
  * Renders one widget with an in-memory engine: form values in React state (so the widget re-renders on
- * setValue), `evaluate` through json-logic-js over `{ form }`, a dispatch that records each action list
+ * setValue), `evaluate` through json-logic-js over `{ form }`, `validate` recorded and answered by the
+ * `validate` prop, a dispatch that records each action list
  * with its scope and plays the local ones (open_popup, close_popup, set_value with rules over
  * `{ form, response: scope.response }`, set_language) so stories are live, and `load` as given.
  * Must sit inside {@link WidgetProviders} (or the Storybook preview).
@@ -331,6 +339,7 @@ export function HarnessedWidget<C>({
   record,
   onDispatch,
   uploads: givenUploads,
+  validate,
 }: HarnessedWidgetProps<C>) {
   const { i18n } = useTranslation();
   const [ownUploads] = useState(() => createHarnessUploads());
@@ -356,8 +365,17 @@ export function HarnessedWidget<C>({
       error: (field) => errors[field],
       evaluate: (rule: JsonLogic | undefined) =>
         rule === undefined ? true : Boolean(jsonLogic.apply(rule as jsonLogic.RulesLogic, { form: values })),
+      validate: (field) => {
+        record?.validated.push(field);
+        if (!validate) return;
+        const error = validate(field, values);
+        setErrors((prev) => {
+          const { [field]: _cleared, ...rest } = prev;
+          return error === undefined ? rest : { ...rest, [field]: error };
+        });
+      },
     }),
-    [values, errors, record],
+    [values, errors, record, validate],
   );
 
   const dispatch = useMemo<Dispatch>(

@@ -14,6 +14,11 @@ export interface FormApi {
   error(field: string): string | undefined;
   /** Evaluates a JSON Logic rule over `{ form }`; an absent rule is true. */
   evaluate(rule: JsonLogic | undefined): boolean;
+  /**
+   * Checks a field's current value against the rules its widget declares, as a submit does (SPEC §5), and
+   * shows the error under it or clears it. Widgets call it when a field loses focus (identifier fields).
+   */
+  validate(field: string): void;
 }
 
 /**

@@ -7,8 +7,8 @@ import type {
 } from '../../schemas/generated/types';
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
-import { findFieldRules, validateField, type Translate } from './field-validation';
-import { readForm, setFieldError, writeField } from './form';
+import { findFieldRules, type Translate } from './field-validation';
+import { readForm, setFieldError, validateFormFields, writeField } from './form';
 import type { ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
@@ -44,22 +44,8 @@ function isUserDetails(value: unknown): value is UserDetails {
   return isRecord(value) && typeof value.id === 'string' && typeof value.devise_role === 'string';
 }
 
-/** Validates the listed fields; shows each failure under its field. True when all are valid. */
-function validateFields(fields: readonly string[], ctx: DispatchContext): boolean {
-  const form = readForm(ctx.store, ctx.screenId);
-  const widgets = ctx.getWidgets();
-  let ok = true;
-  for (const field of fields) {
-    const rules = findFieldRules(widgets, field);
-    const error = rules ? validateField(rules, form[field], form, ctx.t) : undefined;
-    setFieldError(ctx.store, ctx.screenId, field, error);
-    if (error !== undefined) ok = false;
-  }
-  return ok;
-}
-
 async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boolean> {
-  if (!validateFields(action.fields ?? [], ctx)) return false;
+  if (!validateFormFields(ctx.store, ctx.screenId, action.fields ?? [], ctx)) return false;
   if (ctx.settleDrafts && !(await ctx.settleDrafts())) return false;
   const form = readForm(ctx.store, ctx.screenId);
   const body: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import { createStore } from 'jotai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetEnvelope } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
+import arShell from '../i18n/locales/ar/shell.json';
 import { formErrorsAtom } from '../state/atoms';
 import { dispatch } from './dispatcher';
 import { findFieldRules, validateField, visibleOptions, type FieldRules } from './field-validation';
@@ -71,6 +72,81 @@ describe('validateField: multiline', () => {
     expect(validateField(description, 'Sea view\nPool', {}, t)).toBeUndefined();
     expect(validateField(description, '   ', {}, t)).toBe('This field is required');
     expect(validateField(description, 'x'.repeat(21), {}, t)).toBe('Please enter at most 20 characters');
+  });
+});
+
+describe('validateField: KYC identifiers (issue 5)', () => {
+  const pan: FieldRules = {
+    field: 'pan_number',
+    kind: 'text',
+    identifier: 'pan',
+    required: true,
+    identifier_messages: {
+      length: 'A PAN has 10 characters',
+      pattern: 'A PAN is 5 letters, 4 digits and a letter',
+    },
+  };
+  const gstin: FieldRules = {
+    field: 'gstin',
+    kind: 'text',
+    identifier: 'gstin',
+    invalid_message: 'Please enter a valid GSTIN',
+    identifier_messages: { checksum: 'This GSTIN is not valid. Please check it for typos' },
+  };
+
+  it('accepts valid identifiers as typed (case, white space the format allows)', () => {
+    expect(validateField(pan, 'abcpe1234f', {}, t)).toBeUndefined();
+    expect(validateField(gstin, '27AAPFU0939F1ZV', {}, t)).toBeUndefined();
+    expect(
+      validateField({ field: 'aadhaar', kind: 'text', identifier: 'aadhaar' }, '2345 6789 0124', {}, t),
+    ).toBeUndefined();
+  });
+
+  it('shows the message of each failure, then invalid_message', () => {
+    expect(validateField(pan, 'ABCPE1234', {}, t)).toBe('A PAN has 10 characters');
+    expect(validateField(pan, 'ABCDE1234F', {}, t)).toBe('A PAN is 5 letters, 4 digits and a letter');
+    expect(validateField(gstin, '27AAPFU0939F1ZW', {}, t)).toBe(
+      'This GSTIN is not valid. Please check it for typos',
+    );
+    expect(validateField(gstin, '27AAPFU0939F1Z', {}, t)).toBe('Please enter a valid GSTIN');
+    expect(validateField(gstin, '00AAPFU0939F1ZV', {}, t)).toBe('Please enter a valid GSTIN');
+  });
+
+  it('falls back to a default text per failure, in the current language', async () => {
+    const aadhaar: FieldRules = { field: 'aadhaar', kind: 'text', identifier: 'aadhaar' };
+    expect(validateField(aadhaar, '2345 6789 012', {}, t)).toBe('Please enter the full number');
+    expect(validateField(aadhaar, '1345 6789 0124', {}, t)).toBe('Please check the format of the number');
+    expect(validateField(aadhaar, '2345 6789 0125', {}, t)).toBe(
+      'This number is not valid. Please check it for typos',
+    );
+    // As the server's translations would add them (renderer/i18n/translations.ts).
+    i18n.addResourceBundle('ar', 'translation', { shell: arShell }, true, true);
+    await i18n.changeLanguage('ar');
+    try {
+      expect(validateField(aadhaar, '2345 6789 0125', {}, t)).toBe(
+        'هذا الرقم غير صالح. يرجى التحقق من عدم وجود أخطاء في الكتابة',
+      );
+    } finally {
+      await i18n.changeLanguage('en-GB');
+      i18n.removeResourceBundle('ar', 'translation');
+    }
+  });
+
+  it('treats a value of separators only as missing when required, else as the wrong format', () => {
+    const licence: FieldRules = { field: 'dl', kind: 'text', identifier: 'driving_licence' };
+    expect(validateField({ ...licence, required: true }, ' - ', {}, t)).toBe('This field is required');
+    expect(
+      validateField({ ...licence, required: true, required_message: 'Enter your licence' }, '--', {}, t),
+    ).toBe('Enter your licence');
+    expect(validateField(licence, ' - ', {}, t)).toBe('Please check the format of the number');
+    expect(validateField(licence, '', {}, t)).toBeUndefined();
+  });
+
+  it('checks max_length and pattern before the identifier rule', () => {
+    expect(validateField({ ...pan, max_length: 5 }, 'ABCPE1234F', {}, t)).toBe(
+      'Please enter at most 5 characters',
+    );
+    expect(validateField({ ...pan, pattern: '^[A-Z]{3}P.*' }, 'ABCCE1234F', {}, t)).toBe('Invalid Input');
   });
 });
 

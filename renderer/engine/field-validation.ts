@@ -1,4 +1,5 @@
 import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
+import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import type {
   ChoiceContents,
   InputContents,
@@ -22,6 +23,8 @@ export type InputRules = Pick<
   | 'required_message'
   | 'invalid_message'
   | 'pattern'
+  | 'identifier'
+  | 'identifier_messages'
   | 'max_length'
   | 'otp_length'
   | 'default_country'
@@ -332,6 +335,27 @@ function locationError(
 }
 
 /**
+ * A KYC identifier field (issue 5; rules in schemas/identifiers): the message of the check's failure —
+ * `identifier_messages[reason]`, else `invalid_message`, else the default text of the reason ('Please enter
+ * the full number', 'Please check the format of the number', 'This number is not valid. Please check it for
+ * typos'). A value that is nothing but separators (reason `empty`) counts as missing when required.
+ */
+function identifierError(
+  rules: InputRules & { identifier: NonNullable<InputRules['identifier']> },
+  text: string,
+  required: boolean,
+  t: Translate,
+): string | undefined {
+  const result = IDENTIFIER_CHECKS[rules.identifier](text);
+  if (result.valid) return undefined;
+  if (result.reason === 'empty' && required) return rules.required_message ?? t('shell.validation.required');
+  const reason = result.reason === 'empty' ? 'pattern' : result.reason;
+  return (
+    rules.identifier_messages?.[reason] ?? rules.invalid_message ?? t(`shell.validation.identifier_${reason}`)
+  );
+}
+
+/**
  * Checks one value against its field's rules (SPEC §5). Returns the (translated) error text to show under the
  * field, or undefined when valid. A list of items, a pinned location and several options picked (or an array
  * value of a choice field) have their own checks (see itemListError, locationError and multiChoiceError).
@@ -339,8 +363,9 @@ function locationError(
  * kind's rule for choice (the value must be one of the visible options), max_length, pattern,
  * and the kind's rule: email, phone (libphonenumber-js isValidPhoneNumber with the country field or
  * default_country), otp (exactly otp_length digits, 6 when absent), number (a whole number within min / max,
- * else invalid_message or 'Enter a whole number between {{min}} and {{max}}'); text and multiline have none
- * beyond max_length and pattern.
+ * else invalid_message or 'Enter a whole number between {{min}} and {{max}}'), text with an `identifier` (its
+ * published rule, see {@link identifierError}); multiline and other text fields have none beyond max_length
+ * and pattern.
  */
 export function validateField(
   rules: FieldRules,
@@ -396,6 +421,9 @@ export function validateField(
     case 'number':
       return numberError(rules, value, t);
     case 'text':
+      return rules.identifier
+        ? identifierError({ ...rules, identifier: rules.identifier }, text, required, t)
+        : undefined;
     case 'multiline':
       return undefined;
     default: {

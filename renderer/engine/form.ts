@@ -1,8 +1,9 @@
 import { useAtomValue, useStore } from 'jotai';
 import { useMemo } from 'react';
-import type { JsonLogic } from '../../schemas/generated/types';
+import type { JsonLogic, WidgetEnvelope } from '../../schemas/generated/types';
 import type { FormApi } from '../../widgets/widget-props';
 import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
+import { findFieldRules, validateField, type Translate } from './field-validation';
 import { evaluateCondition } from './logic';
 
 /** The current form values of a screen (`{}` when none). */
@@ -49,11 +50,41 @@ export function setFieldError(
   });
 }
 
+/** Where the rules of a screen's fields come from: its current widgets, and the translator of default texts. */
+export interface FieldRulesSource {
+  getWidgets(): readonly WidgetEnvelope[];
+  t: Translate;
+}
+
+/**
+ * Validates the listed fields of a screen's form against the rules their widgets declare
+ * (field-validation.ts) and shows each failure under its field, clearing the error of a valid one. A field no
+ * widget declares counts as valid. True when all are valid.
+ */
+export function validateFormFields(
+  store: AppStore,
+  screenId: string,
+  fields: readonly string[],
+  source: FieldRulesSource,
+): boolean {
+  const form = readForm(store, screenId);
+  const widgets = source.getWidgets();
+  let ok = true;
+  for (const field of fields) {
+    const rules = findFieldRules(widgets, field);
+    const error = rules ? validateField(rules, form[field], form, source.t) : undefined;
+    setFieldError(store, screenId, field, error);
+    if (error !== undefined) ok = false;
+  }
+  return ok;
+}
+
 /**
  * The FormApi of widgets/widget-props.ts for one screen, backed by the jotai atoms of renderer/state.
- * Re-renders the caller whenever the screen's values or errors change.
+ * `validate` checks a field with the rules of `source` (the screen's widgets); without a source it does
+ * nothing. Re-renders the caller whenever the screen's values or errors change.
  */
-export function useFormApi(screenId: string): FormApi {
+export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi {
   const store = useStore();
   const values = useAtomValue(formValuesAtom)[screenId];
   const errors = useAtomValue(formErrorsAtom)[screenId];
@@ -64,6 +95,9 @@ export function useFormApi(screenId: string): FormApi {
       setValue: (field, value) => writeField(store, screenId, field, value),
       error: (field) => errors?.[field],
       evaluate: (rule: JsonLogic | undefined) => evaluateCondition(rule, { form }),
+      validate: (field) => {
+        if (source) validateFormFields(store, screenId, [field], source);
+      },
     };
-  }, [store, screenId, values, errors]);
+  }, [store, screenId, values, errors, source]);
 }

@@ -109,7 +109,7 @@ interface SlotProps {
 
 /** One widget: resolved, validated, wrapped in its own error boundary. */
 function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactElement | null {
-  const form = useFormApi(screenId);
+  const form = useFormApi(screenId, ctx);
   const resolution = useMemo(() => resolveWidget(screenId, envelope, path), [screenId, envelope, path]);
   useEffect(() => {
     for (const report of resolution.reports) reportWidgetEvent(report);

@@ -130,6 +130,14 @@ export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
  */
 export type JsonLogic = {} | boolean;
 /**
+ * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "IdentifierKind".
+ */
+export type IdentifierKind =
+  'pan' | 'gstin' | 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'vehicle_rc';
+/**
  * Every widget_type the renderer's registry knows. Each has a contents schema in schemas/widgets/<widget_type>.schema.json.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -172,6 +180,11 @@ export type ActionList1 = Action[];
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
 export type JsonLogic3 = {} | boolean;
+/**
+ * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
+ */
+export type IdentifierKind1 =
+  'pan' | 'gstin' | 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'vehicle_rc';
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
@@ -1873,7 +1886,7 @@ export interface Limits {
   mime_types: ('image/jpeg' | 'image/png')[];
 }
 /**
- * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted).
+ * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted). A text field may hold a KYC `identifier`.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "InputContents".
@@ -1899,6 +1912,24 @@ export interface InputContents {
    * Regular expression the whole value must match (text kind).
    */
   pattern?: string;
+  identifier?: IdentifierKind1;
+  /**
+   * Identifier fields: the message of each failure (issue 5: each failure has its own). One that is absent falls back to `invalid_message`, then to a default text.
+   */
+  identifier_messages?: {
+    /**
+     * The value has too few or too many characters (e.g. 'PAN has 10 characters').
+     */
+    length?: string;
+    /**
+     * A character is not allowed at its place (e.g. 'Enter 5 letters, 4 digits and a letter').
+     */
+    pattern?: string;
+    /**
+     * Well formed, but the check character or digit does not match: most likely a typo.
+     */
+    checksum?: string;
+  };
   max_length?: number;
   /**
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).

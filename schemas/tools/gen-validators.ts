@@ -28,8 +28,10 @@ function compile(refs: Record<string, string>): string {
   // unicode: false counts string length in UTF-16 units, so the output needs no ajv runtime import
   // (ajv calls the option deprecated and would say so on every run; logger: false keeps that quiet).
   // validateFormats: false leaves `format` (uuid, date-time of api/property-image.schema.json, which
-  // image_uploader contents embed) unchecked in the browser: checking it would need ajv-formats at run time
-  // (a require() in the output). The server validates and serialises those values with formats.
+  // image_uploader contents embed) and the KYC identifier formats (schemas/identifiers) unchecked in the
+  // browser: checking them would need ajv-formats and the format functions at run time (a require() in the
+  // output). The server validates and serialises those values with formats; the input widget checks an
+  // identifier field itself.
   const ajv = createAjv({
     code: { source: true, esm: true },
     unicode: false,

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import type { InputContents } from '../../schemas/generated/types';
+import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import { fixtureContents } from '../fixtures';
 import { HarnessedWidget, type HarnessedWidgetProps } from '../test-harness';
 import { Input } from './input';
@@ -70,3 +71,41 @@ export const OtpArabicRtl: Story = {
   args: { contents: fixture('arabic-otp'), values: { phone: '+971 50 123 4567' } },
   globals: { locale: 'ar' },
 };
+
+/**
+ * Args of an identifier story: its fixture, and a stand-in for the engine's check on blur (the real rule of
+ * schemas/identifiers with the fixture's messages) so that the story reacts as the app does.
+ */
+function identifierArgs(name: string): Args {
+  const contents = fixture(name);
+  const kind = contents.identifier ?? 'pan';
+  return {
+    contents,
+    validate: (field, values) => {
+      const result = IDENTIFIER_CHECKS[kind](String(values[field] ?? ''));
+      if (result.valid) return undefined;
+      const reason = result.reason === 'empty' ? 'pattern' : result.reason;
+      return contents.identifier_messages?.[reason] ?? contents.invalid_message ?? 'Invalid Input';
+    },
+  };
+}
+
+export const Pan: Story = { args: identifierArgs('pan') };
+export const PanWithError: Story = {
+  args: {
+    ...identifierArgs('pan'),
+    values: { pan_number: 'ABCPE1234' },
+    errors: { pan_number: 'A PAN has 10 characters' },
+  },
+};
+export const Gstin: Story = { args: identifierArgs('gstin') };
+export const GstinChecksumError: Story = {
+  args: {
+    ...identifierArgs('gstin'),
+    values: { gstin: '27AAPFU0939F1ZW' },
+    errors: { gstin: 'This GSTIN is not valid. Please check it for typos' },
+  },
+};
+export const Aadhaar: Story = { args: identifierArgs('aadhaar') };
+export const DrivingLicence: Story = { args: identifierArgs('driving-licence') };
+export const PanArabicRtl: Story = { args: identifierArgs('arabic-pan'), globals: { locale: 'ar' } };

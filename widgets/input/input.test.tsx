@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InputContents } from '../../schemas/generated/types';
+import { checkPan } from '../../schemas/identifiers';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
 import { createHarnessRecord, harness } from '../test-harness';
 import { Input } from './input';
@@ -277,5 +278,103 @@ describe('Input, number kind', () => {
     expect(wholeNumberOf('-12', true)).toBe(-12);
     expect(wholeNumberOf('-12', false)).toBe(12);
     expect(wholeNumberOf('1234567890123456789', false)).toBe(123456789012345);
+  });
+});
+
+describe('Input, KYC identifier (text kind with identifier)', () => {
+  const pan = fixtureContents<InputContents>('input', 'pan');
+
+  it('upper-cases letters as they are typed and stores the upper-case value', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: pan, record }));
+    const field = screen.getByRole('textbox', { name: /PAN number/ });
+    await userEvent.type(field, 'abcpe1234f');
+    expect(field).toHaveValue('ABCPE1234F');
+    expect(record.values.pan_number).toBe('ABCPE1234F');
+    expect(field).toBeRequired();
+    expect(field).toHaveAccessibleDescription('As printed on your PAN card');
+  });
+
+  it('keeps the caret where it was when a letter is typed in the middle', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: pan, values: { pan_number: 'ABPE1234F' }, record }));
+    const field = screen.getByRole<HTMLInputElement>('textbox', { name: /PAN number/ });
+    await userEvent.type(field, 'c', { initialSelectionStart: 2, initialSelectionEnd: 2 });
+    expect(field).toHaveValue('ABCPE1234F');
+    expect(record.values.pan_number).toBe('ABCPE1234F');
+    expect(field.selectionStart).toBe(3);
+    expect(field.selectionEnd).toBe(3);
+  });
+
+  it('offers capitals, left to right, no autocorrect; digits for Aadhaar; accepts a paste', async () => {
+    const record = createHarnessRecord();
+    const { unmount } = render(harness({ component: Input, contents: pan }));
+    const field = screen.getByRole('textbox', { name: /PAN number/ });
+    expect(field).toHaveAttribute('autocapitalize', 'characters');
+    expect(field).toHaveAttribute('autocorrect', 'off');
+    expect(field).toHaveAttribute('spellcheck', 'false');
+    expect(field).toHaveAttribute('dir', 'ltr');
+    expect(field).toHaveAttribute('inputmode', 'text');
+    unmount();
+    render(
+      harness({ component: Input, contents: fixtureContents<InputContents>('input', 'aadhaar'), record }),
+    );
+    const aadhaar = screen.getByRole('textbox', { name: /Aadhaar number/ });
+    expect(aadhaar).toHaveAttribute('inputmode', 'numeric');
+    await userEvent.click(aadhaar);
+    await userEvent.paste('2345 6789 0124');
+    expect(record.values.aadhaar_number).toBe('2345 6789 0124');
+  });
+
+  it('asks the engine to check the field when it loses focus with a value, and shows the answer', async () => {
+    const record = createHarnessRecord();
+    // The fake engine answers with the fixture's message for each failure of the real PAN rule.
+    const validate = (field: string, values: Record<string, unknown>) => {
+      const result = checkPan(String(values[field] ?? ''));
+      return result.valid ? undefined : pan.identifier_messages?.[result.reason as 'length' | 'pattern'];
+    };
+    render(harness({ component: Input, contents: pan, record, validate }));
+    const field = screen.getByRole('textbox', { name: /PAN number/ });
+    await userEvent.click(field);
+    await userEvent.tab();
+    expect(record.validated).toEqual([]);
+    await userEvent.type(field, 'abcpe1234');
+    await userEvent.tab();
+    expect(record.validated).toEqual(['pan_number']);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription('A PAN has 10 characters');
+    await userEvent.type(field, 'f');
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+    await userEvent.tab();
+    expect(record.validated).toEqual(['pan_number', 'pan_number']);
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+    expect(field).toHaveAccessibleDescription('As printed on your PAN card');
+  });
+
+  it('leaves a plain text field as typed and unchecked on blur', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents: fixtureContents<InputContents>('input', 'text'), record }));
+    const field = screen.getByRole('textbox', { name: 'Name of the property' });
+    await userEvent.type(field, 'Sea view');
+    await userEvent.tab();
+    expect(record.values.property_name).toBe('Sea view');
+    expect(record.validated).toEqual([]);
+  });
+
+  it('draws the Arabic one right to left around a left-to-right number', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents: fixtureContents<InputContents>('input', 'arabic-pan'),
+        language: 'ar',
+        record,
+      }),
+    );
+    const field = screen.getByRole('textbox', { name: /رقم PAN/ });
+    expect(field).toHaveAttribute('dir', 'ltr');
+    expect(field.closest('[dir="rtl"]')).not.toBeNull();
+    await userEvent.type(field, 'aaaha1234b');
+    expect(record.values.pan_number).toBe('AAAHA1234B');
   });
 });

@@ -1,6 +1,7 @@
 import { TextField } from '@mui/material';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
+import { IdentifierField } from './identifier-field';
 import { MultilineField } from './multiline-field';
 import { NumberField } from './number-field';
 import { OtpField } from './otp-field';
@@ -12,9 +13,10 @@ import { isRequired, stringValue } from './shared';
  * The label is always visible; the error from `form.error(field)` shows below (aria-describedby,
  * aria-invalid); a required marker shows when `required` or `required_when` holds.
  * Kinds: text, email (type=email, autocomplete=email), multiline ({@link MultilineField}: a textarea with a
- * character count), number ({@link NumberField}: whole numbers, numeric keypad), phone ({@link PhoneField})
- * and otp ({@link OtpField}).
- * Validation itself runs in the engine on submit (SPEC §5 messages come in `required_message` /
+ * character count), number ({@link NumberField}: whole numbers, numeric keypad), phone ({@link PhoneField}),
+ * otp ({@link OtpField}) and text with a KYC `identifier` ({@link IdentifierField}: upper-cased as typed,
+ * checked when it loses focus).
+ * Validation itself runs in the engine on submit, and on blur for identifier fields (SPEC §5 messages come in `required_message` /
  * `invalid_message`); the widget only shows the error it is given.
  */
 export function Input(props: WidgetProps<InputContents>) {
@@ -23,6 +25,7 @@ export function Input(props: WidgetProps<InputContents>) {
   if (contents.kind === 'otp') return <OtpField {...props} />;
   if (contents.kind === 'multiline') return <MultilineField {...props} />;
   if (contents.kind === 'number') return <NumberField {...props} />;
+  if (contents.kind === 'text' && contents.identifier) return <IdentifierField {...props} />;
   const error = form.error(contents.field);
   const email = contents.kind === 'email';
   return (
