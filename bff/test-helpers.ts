@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import type { CreateLeadBody, Lead } from '../schemas/generated/types';
 import { buildApp, type BuildAppOptions } from './app';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db';
@@ -131,4 +132,29 @@ export async function signInNewOwner(app: FastifyInstance): Promise<string> {
   });
   if (verified.statusCode !== 200) throw new Error(`sign-in failed: ${verified.statusCode} ${verified.body}`);
   return verified.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/**
+ * Adds a property for the owner signed in with `cookie` (POST /hms_ms/api/v1/onboard/leads), a boutique
+ * hotel named 'Sea View Residency' unless `body` says otherwise, and returns the created lead.
+ * @throws Error (a failed expectation) when the answer is not 201.
+ */
+export async function createTestLead(
+  app: FastifyInstance,
+  cookie: string,
+  body: Partial<CreateLeadBody> = {},
+): Promise<Lead> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/hms_ms/api/v1/onboard/leads',
+    headers: { cookie },
+    payload: {
+      title: 'Sea View Residency',
+      property_type: 'hotel',
+      property_sub_type: 'boutique_hotel',
+      ...body,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ data: { lead: Lead } }>().data.lead;
 }

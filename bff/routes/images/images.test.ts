@@ -11,10 +11,9 @@ import type {
   Checklist,
   DeleteImageResult,
   ImagesConfig,
-  Lead,
   UploadImageResult,
 } from '../../../schemas/generated/types';
-import { buildTestApp, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
 const LEADS = '/hms_ms/api/v1/onboard/leads';
@@ -82,16 +81,8 @@ async function uploaded(id: string, data: Buffer, o: UploadOptions = {}): Promis
   return res.json<{ data: UploadImageResult }>().data;
 }
 
-async function createLead(cookie = owner): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: LEADS,
-    headers: { cookie },
-    payload: { title: 'Sea View Residency', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ data: { lead: Lead } }>().data.lead.property_unique_id;
-}
+const createLead = async (cookie = owner): Promise<string> =>
+  (await createTestLead(app, cookie)).property_unique_id;
 
 const list = async (id: string, headers: Record<string, string> = {}): Promise<ImagesConfig> => {
   const res = await app.inject({ url: `${LEADS}/${id}/images`, headers: { cookie: owner, ...headers } });

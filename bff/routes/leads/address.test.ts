@@ -7,7 +7,7 @@ import type { Lead, PropertyMatch } from '../../../schemas/generated/types';
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
 
@@ -49,21 +49,8 @@ const address = (point: { latitude: number; longitude: number }, extra: Record<s
   ...extra,
 });
 
-async function createLead(
-  on: FastifyInstance,
-  cookie: string,
-  title: string,
-  subType = 'boutique_hotel',
-): Promise<string> {
-  const res = await on.inject({
-    method: 'POST',
-    url: BASE,
-    headers: { cookie },
-    payload: { title, property_type: 'hotel', property_sub_type: subType },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ data: { lead: Lead } }>().data.lead.property_unique_id;
-}
+const createLead = async (on: FastifyInstance, cookie: string, title: string): Promise<string> =>
+  (await createTestLead(on, cookie, { title })).property_unique_id;
 
 const saveAddress = (
   on: FastifyInstance,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead } from '../../../schemas/generated/types';
 import catalogue from '../../screens/data/amenities.json' with { type: 'json' };
-import { buildTestApp, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
 const ARABIC = /[\u0600-\u06FF]/;
@@ -13,16 +13,8 @@ let other: string;
 
 const signIn = () => signInNewOwner(app);
 
-async function createLead(cookie = owner): Promise<string> {
-  const res = await app.inject({
-    method: 'POST',
-    url: BASE,
-    headers: { cookie },
-    payload: { title: 'Sea View Residency', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ data: { lead: Lead } }>().data.lead.property_unique_id;
-}
+const createLead = async (cookie = owner): Promise<string> =>
+  (await createTestLead(app, cookie)).property_unique_id;
 
 const save = (
   id: string,
