@@ -16,7 +16,8 @@ import { onboardError, type ErrorCode, type OnboardError } from '../errors';
 import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { normalisePhone } from './otp';
-import { normaliseName, type ServiceabilityRules } from './serviceability';
+import { distanceMeters, normalisePlaceName, type LatLng } from './places';
+import type { ServiceabilityRules } from './serviceability';
 
 /** The checklist tasks in order (SPEC §1: basic info, address, contact info, … review). */
 export const CHECKLIST_TASKS = [
@@ -47,33 +48,18 @@ export type ColdLeadType = 'NOT_SERVICEABLE' | 'UNSUPPORTED_PROPERTY';
 /** A final save refused with one of these errors still records the lead, as a cold lead of this type (SPEC §4). */
 const COLD_LEAD_ERRORS: Partial<Record<ErrorCode, ColdLeadType>> = { ONB_NOT_SERVICEABLE: 'NOT_SERVICEABLE' };
 
-/** A point in WGS 84 degrees. */
-export interface LatLng {
-  lat: number;
-  lng: number;
-}
-
 /** Finds where a city typed by the owner is (the place service's `locate`). */
 export interface CityLocator {
   /** The best match of `city` inside `country` (ISO2), or undefined when the gazetteer does not know it. */
   locate(city: string, country: string): Promise<LatLng | undefined>;
 }
 
-/** Great-circle distance between two points, in metres (haversine, mean Earth radius 6371008.8 m). */
-export function distanceMeters(a: LatLng, b: LatLng): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371008.8 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
 /** Words that say what kind of place it is rather than which one ('Hotel Sunrise' ≈ 'Sunrise Inn'). */
 const GENERIC_NAME_WORDS = new Set(['hotel', 'hotels', 'the', 'resort', 'inn', 'and', 'by', 'oyo']);
 
-/** A property name reduced for comparison: {@link normaliseName} without generic words. */
+/** A property name reduced for comparison: {@link normalisePlaceName} without generic words. */
 function nameKey(title: string): string {
-  return normaliseName(title)
+  return normalisePlaceName(title)
     .split(' ')
     .filter((w) => w && !GENERIC_NAME_WORDS.has(w))
     .join(' ');

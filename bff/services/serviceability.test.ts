@@ -2,15 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadServiceability, normaliseName, serviceabilityRules } from './serviceability';
-
-describe('normaliseName', () => {
-  it('ignores case, accents, punctuation and repeated spaces', () => {
-    expect(normaliseName('  São  Paulo ')).toBe('sao paulo');
-    expect(normaliseName('Ras Al-Khaimah')).toBe('ras al khaimah');
-    expect(normaliseName('Zürich')).toBe(normaliseName('zurich'));
-  });
-});
+import { loadServiceability, serviceabilityRules } from './serviceability';
 
 describe('serviceability rules (SPEC §4 cold leads)', () => {
   const rules = serviceabilityRules({

@@ -2,23 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createAjv } from '../../schemas/ajv';
 import type { Serviceability } from '../../schemas/generated/types';
 import defaultServiceability from '../screens/data/serviceability.json' with { type: 'json' };
-
-/** Text compared without case, accents, punctuation or repeated spaces ('São  Paulo' ≡ 'sao paulo'). */
-export function normaliseName(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+import { normalisePlaceName as normaliseName } from './places';
 
 /**
  * Where the provider onboards properties (SPEC §4 cold leads): served countries and cities, and the
  * property sub types not onboarded in a country.
  */
 export interface ServiceabilityRules {
-  /** Whether a property in `city` of `country` (ISO2) can be onboarded; cities compare by {@link normaliseName}. */
+  /** Whether a property in `city` of `country` (ISO2) can be onboarded; cities compare by normalisePlaceName of ./places. */
   isServiceable(country: string, city: string): boolean;
   /** Whether `subType` is onboarded in `country` (ISO2); false in a country not served at all. */
   isSupported(country: string, subType: string): boolean;
