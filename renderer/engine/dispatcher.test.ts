@@ -464,6 +464,24 @@ describe('dispatch: fetch', () => {
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/places/reverse?lat=28.4601&lng=77.02635');
     expect(form().city).toBe('Gurugram');
   });
+  it('drops an answer that arrives after a newer fetch to the same endpoint started (the newer one wins)', async () => {
+    const { ctx, setForm, form } = makeCtx([]);
+    let answerFirst: (r: Response) => void = () => undefined;
+    fetchMock
+      .mockImplementationOnce(() => new Promise<Response>((resolve) => (answerFirst = resolve)))
+      .mockResolvedValueOnce(
+        jsonResponse(200, { success: true, data: { place: { name: 'Jaipur' }, closest: [] } }),
+      );
+    setForm({ latitude: 28.46, longitude: 77.03 });
+    const older = dispatch([reverse], ctx);
+    setForm({ latitude: 26.91, longitude: 75.79 });
+    expect(await dispatch([reverse], ctx)).toBe(true);
+    expect(form().city).toBe('Jaipur');
+    answerFirst(jsonResponse(200, { success: true, data: { place: { name: 'Gurugram' }, closest: [] } }));
+    expect(await older).toBe(true);
+    expect(form().city).toBe('Jaipur');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
 });
 
 describe('dispatch: submit on_error_codes', () => {

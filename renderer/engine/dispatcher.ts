@@ -93,15 +93,28 @@ function codeActions(action: SubmitAction, error: unknown): Action[] | undefined
  * shows an error toast unless `quiet` (a 401 never: the shell answers it), runs on_error with the error body
  * and resolves false.
  */
+/**
+ * The newest fetch started per screen and endpoint: an answer that arrives after a newer fetch to the
+ * same endpoint started on the same screen is stale (e.g. the place under a pin that has moved since).
+ */
+const latestFetch = new Map<string, number>();
+let fetchCounter = 0;
+
 async function fetchData(action: FetchAction, ctx: DispatchContext): Promise<boolean> {
   const data = { form: readForm(ctx.store, ctx.screenId), response: ctx.response };
   const query = action.query
     ? queryStrings(resolveDeep(action.query, data) as Record<string, unknown>)
     : undefined;
+  const key = `${ctx.screenId} ${action.endpoint}`;
+  const ticket = ++fetchCounter;
+  latestFetch.set(key, ticket);
+  const stale = () => latestFetch.get(key) !== ticket;
   let answer: unknown;
   try {
     answer = await apiRequest(action.endpoint, { query });
   } catch (error) {
+    // A newer fetch replaced this one: its own answer decides; this one is dropped quietly.
+    if (stale()) return true;
     if (!action.quiet && !(error instanceof ApiError && error.status === 401)) {
       ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });
     }
@@ -110,6 +123,7 @@ async function fetchData(action: FetchAction, ctx: DispatchContext): Promise<boo
     }
     return false;
   }
+  if (stale()) return true;
   return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data: answer } });
 }
 

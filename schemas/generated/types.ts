@@ -285,7 +285,7 @@ export interface SetValueAction {
   value: unknown;
 }
 /**
- * Read from a BFF endpoint (GET only) through the engine's API client, e.g. the place under a map pin. Then run on_success with response = the success envelope {success: true, data}, or, on failure, show the error as a toast (unless quiet) and run on_error with response = the error body.
+ * Read from a BFF endpoint (GET only) through the engine's API client, e.g. the place under a map pin. Then run on_success with response = the success envelope {success: true, data}, or, on failure, show the error as a toast (unless quiet) and run on_error with response = the error body. When a newer fetch to the same endpoint starts on the same screen before this one answers, this answer is dropped and only the newer one runs its actions (the place under a pin that has moved since never overwrites the newer one).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "FetchAction".
