@@ -3,7 +3,7 @@ import { TextField } from '@mui/material';
 import type { InputContents } from '../../schemas/generated/types';
 import { upperCaseAscii } from '../../schemas/identifiers';
 import type { WidgetProps } from '../widget-props';
-import { isRequired, stringValue } from './shared';
+import { commonFieldProps, stringValue } from './shared';
 
 /**
  * A text field holding a KYC identifier (`contents.identifier`, issue 5: PAN, GSTIN, Aadhaar, voter ID,
@@ -33,19 +33,11 @@ export function IdentifierField({ id, contents, form }: WidgetProps<InputContent
   };
   return (
     <TextField
-      id={`${id}-${contents.field}`}
-      name={contents.field}
-      label={contents.label}
+      {...commonFieldProps(id, contents, form, error)}
       type="text"
       value={stringValue(form, contents.field)}
       onChange={onChange}
       onBlur={onBlur}
-      required={isRequired(contents, form)}
-      error={Boolean(error)}
-      helperText={error ?? contents.helper_text}
-      placeholder={contents.placeholder}
-      autoFocus={contents.autofocus}
-      fullWidth
       slotProps={{
         htmlInput: {
           maxLength: contents.max_length,

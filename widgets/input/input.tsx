@@ -6,7 +6,7 @@ import { MultilineField } from './multiline-field';
 import { NumberField } from './number-field';
 import { OtpField } from './otp-field';
 import { PhoneField } from './phone-field';
-import { isRequired, stringValue } from './shared';
+import { commonFieldProps, stringValue } from './shared';
 
 /**
  * The `input` widget: a form field bound to `contents.field` through `form.value` / `form.setValue`.
@@ -30,19 +30,11 @@ export function Input(props: WidgetProps<InputContents>) {
   const email = contents.kind === 'email';
   return (
     <TextField
-      id={`${id}-${contents.field}`}
-      name={contents.field}
-      label={contents.label}
+      {...commonFieldProps(id, contents, form, error)}
       type={email ? 'email' : 'text'}
       autoComplete={email ? 'email' : undefined}
       value={stringValue(form, contents.field)}
       onChange={(e) => form.setValue(contents.field, e.target.value)}
-      required={isRequired(contents, form)}
-      error={Boolean(error)}
-      helperText={error ?? contents.helper_text}
-      placeholder={contents.placeholder}
-      autoFocus={contents.autofocus}
-      fullWidth
       slotProps={{
         htmlInput: {
           maxLength: contents.max_length,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { TextField } from '@mui/material';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
-import { isRequired } from './shared';
+import { commonFieldProps } from './shared';
 
 /** Most digits a number field takes: beyond 15 a JavaScript number is no longer exact. */
 const MAX_DIGITS = 15;
@@ -46,18 +46,10 @@ export function NumberField({ id, contents, form }: WidgetProps<InputContents>) 
   };
   return (
     <TextField
-      id={`${id}-${contents.field}`}
-      name={contents.field}
-      label={contents.label}
+      {...commonFieldProps(id, contents, form, error)}
       type="text"
       value={shown}
       onChange={(e) => onChange(e.target.value)}
-      required={isRequired(contents, form)}
-      error={Boolean(error)}
-      helperText={error ?? contents.helper_text}
-      placeholder={contents.placeholder}
-      autoFocus={contents.autofocus}
-      fullWidth
       slotProps={{
         htmlInput: {
           inputMode: 'numeric',

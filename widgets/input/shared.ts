@@ -20,3 +20,26 @@ export function stringValue(form: FormApi, field: string): string {
 export function fillFields(text: string, form: FormApi): string {
   return text.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (_m, field: string) => stringValue(form, field));
 }
+
+/**
+ * The TextField props every text-like kind shares: id and name from the field, label, the required marker,
+ * the error (or helper text) below, placeholder, autofocus and full width.
+ */
+export function commonFieldProps(
+  id: string,
+  contents: InputContents,
+  form: FormApi,
+  error: string | undefined,
+) {
+  return {
+    id: `${id}-${contents.field}`,
+    name: contents.field,
+    label: contents.label,
+    required: isRequired(contents, form),
+    error: Boolean(error),
+    helperText: error ?? contents.helper_text,
+    placeholder: contents.placeholder,
+    autoFocus: contents.autofocus,
+    fullWidth: true,
+  };
+}
