@@ -203,13 +203,13 @@ export function hammingDistance(a: string, b: string): number {
 const phashHex = (bits: string) => BigInt(`0b${bits}`).toString(16).padStart(16, '0');
 
 /**
- * Reads a file stream into memory, stopping at {@link MAX_IMAGE_BYTES}. busboy stops passing data at
+ * Reads a file stream into memory, stopping at `maxBytes` (default {@link MAX_IMAGE_BYTES}). busboy stops passing data at
  * `limits.fileSize` and says so with a `limit` event, long before the part (and the request) ends: the
  * refusal is answered at that moment, so the rest of an oversized upload is never waited for.
  * @throws ONB_IMAGE_TOO_LARGE (413) as soon as the file goes over the limit (the stream is left paused);
  *   the stream's own error.
  */
-function readLimited(file: UploadStream): Promise<Buffer> {
+export function readLimited(file: UploadStream, maxBytes: number = MAX_IMAGE_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -224,7 +224,7 @@ function readLimited(file: UploadStream): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       // A stream that is not busboy's is cut here.
-      if (size > MAX_IMAGE_BYTES) onLimit();
+      if (size > maxBytes) onLimit();
       else chunks.push(chunk);
     };
     const onEnd = () => (file.truncated ? onLimit() : settle(null));
@@ -233,7 +233,7 @@ function readLimited(file: UploadStream): Promise<Buffer> {
 }
 
 /** A decoded photo: what the server keeps of it. */
-interface ProcessedImage {
+export interface ProcessedImage {
   width: number;
   height: number;
   display: Buffer;
@@ -247,7 +247,7 @@ interface ProcessedImage {
  * writes none unless asked), the thumbnail and the perceptual hash of the oriented picture.
  * @throws Error from sharp for a corrupt, truncated or oversized image.
  */
-async function processImage(bytes: Buffer): Promise<ProcessedImage> {
+export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
   const input = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
   const meta = await sharp(bytes, input).metadata();
   const width = meta.autoOrient?.width ?? meta.width;
