@@ -123,6 +123,32 @@ export interface LeadImagesTable {
   deleted_at: Timestamp | null;
 }
 
+/** Table `lead_kyc_documents`: one row per identity-document photo kept for a lead (SPEC §3 KYC); unique (lead_id, client_upload_id). */
+export interface LeadKycDocumentsTable {
+  /** UUID (wire `document_id`); also names the stored files. */
+  id: string;
+  /** `leads.id`. */
+  lead_id: string;
+  /** UUID chosen by the browser for the upload; a retry with the same one answers the stored document. */
+  client_upload_id: string;
+  /** The IdType the owner chose (schemas/api/kyc-document.schema.json). */
+  id_type: string;
+  /** processing | recognised | mismatch | unreadable | failed. */
+  status: string;
+  /** The IdType the recognised text looks like; null while processing or when none. */
+  detected_id_type: string | null;
+  /** Mean word confidence of the recognition, 0–100; null while processing. */
+  confidence: number | null;
+  /** px after the EXIF orientation. */
+  width: number;
+  height: number;
+  /** Size of the uploaded file in bytes. */
+  bytes: number;
+  created_at: Timestamp;
+  /** When recognition gave its verdict. */
+  recognised_at: Timestamp | null;
+}
+
 /** The typed database for Kysely. */
 export interface Database {
   users: UsersTable;
@@ -131,6 +157,7 @@ export interface Database {
   leads: LeadsTable;
   lead_sections: LeadSectionsTable;
   lead_images: LeadImagesTable;
+  lead_kyc_documents: LeadKycDocumentsTable;
 }
 
 /** A `users` row as read. */
@@ -145,3 +172,5 @@ export type LeadRow = Selectable<LeadsTable>;
 export type LeadSectionRow = Selectable<LeadSectionsTable>;
 /** A `lead_images` row as read. */
 export type LeadImageRow = Selectable<LeadImagesTable>;
+/** A `lead_kyc_documents` row as read. */
+export type LeadKycDocumentRow = Selectable<LeadKycDocumentsTable>;

@@ -83,6 +83,20 @@ export type Locale =
  */
 export type CountryIsoCode = string;
 /**
+ * The type the owner chose when uploading.
+ */
+export type IdType = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
+/**
+ * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
+ *
+ * This interface was referenced by `KycDocument`'s JSON-Schema
+ * via the `definition` "IdType".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "IdType".
+ */
+export type IdType1 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
+/**
  * Body of GET /__dev/outbox (development transport only): messages sent, newest first.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -118,6 +132,14 @@ export type CountryIsoCode2 = string;
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
 export type CountryIsoCode3 = string;
+/**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode4 = string;
+/**
+ * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
+ */
+export type IdType2 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
@@ -188,7 +210,7 @@ export type IdentifierKind1 =
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode4 = string;
+export type CountryIsoCode5 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -769,6 +791,125 @@ export interface ImagesConfig {
   };
 }
 /**
+ * data of getKycDetails (SPEC §3 kycDetails and kycWidgetData): the kyc section, the owner's personal details with the verification flags, the latest identity document and whether the KYC task is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDetails".
+ */
+export interface KycDetails {
+  property_unique_id: string;
+  section: LeadSection;
+  personal_details: {
+    name: string | null;
+    email_address: string | null;
+    /**
+     * E.164 once valid.
+     */
+    contact_number: string | null;
+    /**
+     * The section's e-mail was verified by code by this account without a conflict (SPEC §3).
+     */
+    is_mail_verified: boolean;
+    /**
+     * The section's contact number was verified by code by this account, or is its sign-in number.
+     */
+    is_phone_verified: boolean;
+    /**
+     * This session's last verification found the e-mail or number on another account (SPEC §3, §6): the 'Resolve an issue' screen offers to switch profile.
+     */
+    is_another_user_present: boolean;
+  };
+  /**
+   * The latest identity document uploaded for the lead, or null.
+   */
+  document: KycDocument | null;
+  /**
+   * Whether the KYC task of the checklist is completed.
+   */
+  completed: boolean;
+}
+/**
+ * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSection".
+ */
+export interface LeadSection {
+  /**
+   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
+   */
+  version: number;
+  /**
+   * True after a final save (draft false) while the data still satisfies the final rules.
+   */
+  completed: boolean;
+  /**
+   * ISO 8601 time of the last save; null when never saved.
+   */
+  updated_at: string | null;
+}
+/**
+ * A photo of the owner's identity document (SPEC §3 KYC ID types) and what text recognition made of it (SPEC §5 'Uploaded Image is of different IdType'). The photo is kept as a re-encoded JPEG without metadata and served only to its owner; the recognised text itself is not kept.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocument".
+ */
+export interface KycDocument {
+  document_id: string;
+  id_type: IdType;
+  /**
+   * processing: text recognition runs in the background (poll getKycDocument); recognised: the text identifies the chosen type; mismatch: it identifies another type ('Uploaded Image is of different IdType'); unreadable: no document type could be read; failed: recognition could not run.
+   */
+  status: 'processing' | 'recognised' | 'mismatch' | 'unreadable' | 'failed';
+  /**
+   * For mismatch, unreadable and failed: what to do, in the request's language.
+   */
+  message: string | null;
+  /**
+   * The type the text looks like, once recognised; null while processing or when none.
+   */
+  detected_id_type: IdType1 | null;
+  /**
+   * Path of the 400 px thumbnail (getKycDocumentFile, the owner's session only).
+   */
+  thumbnail_url: string;
+  created_at: string;
+}
+/**
+ * Query of getKycDocumentFile: which stored copy (default display).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentFileQuery".
+ */
+export interface KycDocumentFileQuery {
+  variant?: 'display' | 'thumb';
+}
+/**
+ * Path parameters of …/leads/:property_unique_id/kyc/documents/:document_id routes. Another user's lead answers 404 ONB_LEAD_NOT_FOUND; a document_id that is not a document of that lead answers 404 ONB_KYC_DOCUMENT_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentParams".
+ */
+export interface KycDocumentParams {
+  property_unique_id: string;
+  document_id: string;
+}
+/**
+ * data of uploadKycDocument and getKycDocument.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentResult".
+ */
+export interface KycDocumentResult {
+  document: KycDocument;
+}
+/**
  * Path parameters of GET /hms_ms/api/v1/translations/:language. Any short code is accepted here; an unsupported one answers 404.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -849,32 +990,6 @@ export interface Lead {
     city: string;
     country: string;
   } | null;
-}
-/**
- * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "LeadSection".
- */
-export interface LeadSection {
-  /**
-   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
-   */
-  data: {
-    [k: string]: unknown;
-  };
-  /**
-   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
-   */
-  version: number;
-  /**
-   * True after a final save (draft false) while the data still satisfies the final rules.
-   */
-  completed: boolean;
-  /**
-   * ISO 8601 time of the last save; null when never saved.
-   */
-  updated_at: string | null;
 }
 /**
  * Path parameters of the lead routes. An id that is not one of the signed-in user's leads answers 404 ONB_LEAD_NOT_FOUND (whatever its shape).
@@ -1083,6 +1198,17 @@ export interface ReverseGeocodeResult {
   closest: Place[];
 }
 /**
+ * data of saveKycDetails: the kyc section as saved, the lead's checklist after the save and the KYC details.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveKycDetailsResult".
+ */
+export interface SaveKycDetailsResult {
+  section: LeadSection;
+  checklist: Checklist;
+  kyc_details: KycDetails;
+}
+/**
  * data of saveLeadSection: the section as saved (with its new version) and the lead's checklist after the save.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1263,6 +1389,48 @@ export interface ContactInfoData {
   contact_phone_country?: CountryIsoCode3;
 }
 /**
+ * data of the kyc section (SPEC §3 KYC: name, contact number, number of rooms, PAN number, business ID, GSTIN availability; SPEC §3 ID types). Every field is optional in a draft; a final save (draft false) needs name, contact_phone, email_address, number_of_rooms, pan_number, gstin_available, id_type, and gstin when gstin_available is yes (missing → 400 'This field is required' with field). The task completes only when, besides, the latest document of the lead has this id_type and was recognised, and the e-mail and the phone are verified by code. null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycData".
+ */
+export interface KycData {
+  /**
+   * Full name of the owner as on the identity document.
+   */
+  name?: string;
+  /**
+   * The owner's contact number, international or national (read in contact_phone_country, else the account's country); stored in E.164 once valid. Must be verified by a 4-digit code (sendContactOtp) before the task completes; the account's own sign-in number counts as verified.
+   */
+  contact_phone?: string;
+  contact_phone_country?: CountryIsoCode4;
+  /**
+   * The owner's e-mail address (SPEC §3 kycDetails.personal_details.email_address), stored without surrounding spaces; a final save refuses an invalid one with 'Please enter the correct email ID'. Must be verified by a 4-digit code before the task completes.
+   */
+  email_address?: string;
+  /**
+   * Rooms the owner lists (SPEC §3 KYC 'number of rooms'); the screen starts it from basic info's total_rooms.
+   */
+  number_of_rooms?: number;
+  /**
+   * PAN of the owner or the business: 5 letters, 4 digits, 1 letter, the fourth letter a holder type (schemas/identifiers/pan.ts).
+   */
+  pan_number?: string;
+  /**
+   * Optional registration number of the business (trade licence, CIN, Udyam…): letters, digits, spaces, '/', '.', '-'.
+   */
+  business_id?: string;
+  /**
+   * Whether the business has a GSTIN (SPEC §3 'GSTIN availability'): yes or no.
+   */
+  gstin_available?: 'yes' | 'no';
+  /**
+   * The GSTIN: 15 characters with the state code, the PAN inside it and the check character (schemas/identifiers/gstin.ts). Required by a final save when gstin_available is yes.
+   */
+  gstin?: string;
+  id_type?: IdType2;
+}
+/**
  * data of the room_categories section (SPEC §1 room categories). Optional in a draft; a final save (draft false) needs at least one category (missing or empty → 400 'This field is required' field room_categories), a name and a count in every category (same answer), basic info's total_rooms (missing → 400 ONB_BASIC_INFO_FIRST field room_categories) and counts adding up to it (otherwise 400 ONB_ROOM_COUNT_MISMATCH field room_categories, 'The room counts add up to {{sum}}, but the property has {{total}} rooms'). null clears it.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1389,6 +1557,23 @@ export interface UploadImageResult {
   image: PropertyImage;
   completed: boolean;
   accepted_count: number;
+}
+/**
+ * The multipart/form-data body of uploadKycDocument, in this order: `id_type`, `client_upload_id`, then `file` (a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UploadKycDocumentForm".
+ */
+export interface UploadKycDocumentForm {
+  id_type: IdType1;
+  /**
+   * A UUID the browser makes for this photo and reuses when it retries; the same id answers the stored document again (200) instead of a new one (202).
+   */
+  client_upload_id: string;
+  /**
+   * The photo of the document: JPEG or PNG by its content, at most 10485760 bytes, at least 600 px on each side after the EXIF orientation (any orientation).
+   */
+  file: string;
 }
 /**
  * data of a successful verify_otp answer; the session cookies are set on the same answer.
@@ -1935,7 +2120,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode4;
+  default_country?: CountryIsoCode5;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */

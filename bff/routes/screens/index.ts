@@ -86,9 +86,21 @@ export default async function screenRoutes(
         lead && request.user && SCREENS_WITH_IMAGES.has(id)
           ? withCategories(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
           : null;
+      // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
+      // issue' screen the conflict of this session's last verification (SPEC §6).
+      const kyc =
+        lead && request.user && id === 'kyc'
+          ? await app.kyc.details(request.user.id, lead.property_unique_id, request.locale, request.sessionId)
+          : null;
+      const conflict =
+        request.user && request.sessionId && id === 'resolve_issue'
+          ? ((await app.contacts.pendingSwitch(request.sessionId)) ?? null)
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         images,
+        kyc,
+        conflict,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
