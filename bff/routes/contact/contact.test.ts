@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../services/sessions';
+import { sessionIdFromCookies } from '../../services/sessions';
 import { startTestSmtpServer, type TestSmtpServer } from '../../smtp-test-server';
 import { buildTestApp, createTestLead, signInNewOwner, uniquePhone } from '../../test-helpers';
 
@@ -390,8 +390,8 @@ describe('conflicts and switchProfile (SPEC §3 is_another_user_present, §6 swi
       is_another_user_present: true,
     });
     expect((await signInState(owner.cookie, clocked)).json().data.user.email).toBeNull();
-    const sessionId = hashToken(owner.cookie.match(/onboard_sid=([^;]+)/)![1]!);
-    const pending = await clocked.contactVerification.pendingSwitch(sessionId);
+    const sessionId = sessionIdFromCookies({ onboard_sid: owner.cookie.match(/onboard_sid=([^;]+)/)![1] });
+    const pending = await clocked.contactVerification.pendingSwitch(sessionId!);
     expect(pending).toMatchObject({ channel: 'email', masked_destination: 'o***@example.com' });
 
     const switched = await switchProfile(owner.cookie, clocked);

@@ -6,7 +6,7 @@ import type {
   VerifyContactOtpBody,
 } from '../../../schemas/generated/types';
 import { onboardError } from '../../errors';
-import { hashToken, SESSION_COOKIE } from '../../services/sessions';
+import { sessionIdFromCookies } from '../../services/sessions';
 import { toUserDetails } from '../../services/users';
 import { errorResponses, ok, ref } from '../responses';
 
@@ -42,9 +42,9 @@ function userOf(request: FastifyRequest): UserDetails {
 
 /** `sessions.id` of the request's session (the gate has checked that it is live). */
 function sessionIdOf(request: FastifyRequest): string {
-  const token = request.cookies[SESSION_COOKIE];
-  if (!token) throw onboardError('ONB_UNAUTHORIZED');
-  return hashToken(token);
+  const id = sessionIdFromCookies(request.cookies);
+  if (!id) throw onboardError('ONB_UNAUTHORIZED');
+  return id;
 }
 
 /**
