@@ -24,6 +24,11 @@ export const errorDefinitions = {
     key: 'errors.email_invalid',
     message: 'Please enter the correct email ID',
   },
+  ONB_EMAIL_IN_USE: {
+    status: 409,
+    key: 'errors.email_in_use',
+    message: 'This email is already in use. Please use a different one.',
+  },
   ONB_MANDATORY_AMENITIES: {
     status: 400,
     key: 'errors.mandatory_amenities',
@@ -189,6 +194,17 @@ export const errorDefinitions = {
     key: 'errors.otp_too_many_attempts',
     message: 'Too many incorrect attempts. Please request a new code.',
     field: 'otp',
+  },
+  ONB_OTP_SEND_FAILED: {
+    status: 502,
+    key: 'errors.otp_send_failed',
+    message: "We couldn't send the code. Please try again in a few minutes.",
+  },
+  ONB_NO_PROFILE_SWITCH: {
+    status: 409,
+    key: 'errors.no_profile_switch',
+    message:
+      'There is no other profile to switch to, or the time to switch has run out. Please verify the e-mail address or phone number again.',
   },
   ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
   ONB_FORBIDDEN_ORIGIN: {

@@ -36,9 +36,9 @@ export interface SessionsTable {
 export interface OtpCodesTable {
   /** UUID. */
   id: string;
-  /** E.164. */
-  phone: string;
-  /** sign_up | login. */
+  /** Where the code went: an E.164 number, or an e-mail address (trimmed, lower case). */
+  destination: string;
+  /** sign_up | login | contact_email | contact_phone. */
   purpose: string;
   code_hash: string;
   created_at: Timestamp;
@@ -147,6 +147,39 @@ export interface LeadKycDocumentsTable {
   created_at: Timestamp;
   /** When recognition gave its verdict. */
   recognised_at: Timestamp | null;
+/**
+ * Table `contact_verifications`: an e-mail address or phone number a user proved by a code (SPEC §3
+ * kycDetails is_mail_verified / is_phone_verified); unique (user_id, channel, destination).
+ */
+export interface ContactVerificationsTable {
+  /** UUID. */
+  id: string;
+  /** `users.id`. */
+  user_id: string;
+  /** email | phone. */
+  channel: string;
+  /** Normalised: an address trimmed and in lower case, or an E.164 number. */
+  destination: string;
+  /** When the code was last verified. */
+  verified_at: Timestamp;
+}
+
+/**
+ * Table `profile_switches`: the switch a session may make to the account a proven destination belongs to
+ * (SPEC §6 switching profile); one per session, deleted when used or when the session ends.
+ */
+export interface ProfileSwitchesTable {
+  /** `sessions.id` (primary key). */
+  session_id: string;
+  /** The other account: `users.id`. */
+  target_user_id: string;
+  /** email | phone. */
+  channel: string;
+  /** The proven destination, normalised. */
+  destination: string;
+  created_at: Timestamp;
+  /** created_at + 10 minutes. */
+  expires_at: Timestamp;
 }
 
 /** The typed database for Kysely. */
@@ -158,6 +191,8 @@ export interface Database {
   lead_sections: LeadSectionsTable;
   lead_images: LeadImagesTable;
   lead_kyc_documents: LeadKycDocumentsTable;
+  contact_verifications: ContactVerificationsTable;
+  profile_switches: ProfileSwitchesTable;
 }
 
 /** A `users` row as read. */
@@ -174,3 +209,7 @@ export type LeadSectionRow = Selectable<LeadSectionsTable>;
 export type LeadImageRow = Selectable<LeadImagesTable>;
 /** A `lead_kyc_documents` row as read. */
 export type LeadKycDocumentRow = Selectable<LeadKycDocumentsTable>;
+/** A `contact_verifications` row as read. */
+export type ContactVerificationRow = Selectable<ContactVerificationsTable>;
+/** A `profile_switches` row as read. */
+export type ProfileSwitchRow = Selectable<ProfileSwitchesTable>;

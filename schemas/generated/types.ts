@@ -76,6 +76,13 @@ export type Locale =
   | 'hr'
   | 'pl';
 /**
+ * How a contact detail is reached: an e-mail address, or a phone number by SMS (SPEC §4 OTP mobile and e-mail).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContactChannel".
+ */
+export type ContactChannel = 'email' | 'phone';
+/**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -141,9 +148,17 @@ export type CountryIsoCode4 = string;
  */
 export type IdType2 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode5 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
+/**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode6 = string;
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  *
@@ -210,7 +225,7 @@ export type IdentifierKind1 =
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode5 = string;
+export type CountryIsoCode7 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -1026,6 +1041,10 @@ export interface OutboxEntry {
    */
   to: string;
   /**
+   * Subject of an e-mail, translated.
+   */
+  subject?: string;
+  /**
    * The text as sent, translated.
    */
   text: string;
@@ -1464,6 +1483,45 @@ export interface RoomCategory {
   count?: number;
 }
 /**
+ * data of a successful sendContactOtp answer: where the code went and its timings.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SendContactOtpResult".
+ */
+export interface SendContactOtpResult {
+  channel: ContactChannel;
+  /**
+   * The normalised destination: the e-mail address trimmed and in lower case, or the phone number in E.164.
+   */
+  destination: string;
+  /**
+   * Digits in the code (SPEC §5: 4 in the property flow).
+   */
+  otp_length: number;
+  /**
+   * Seconds the code stays valid.
+   */
+  expires_in_s: number;
+  /**
+   * Seconds before another code may be asked for.
+   */
+  resend_after_s: number;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads/:property_unique_id/kyc/contact/otp: send a 4-digit code to an e-mail address or a phone number the owner gives in the KYC form (SPEC §3 KYC, §4 OTP, §5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SendContactOtpBody".
+ */
+export interface SendContactOtpBody {
+  channel: ContactChannel;
+  /**
+   * The e-mail address, or the phone number: international ('+91 98765 43210') or national with country ('9876543210').
+   */
+  value: string;
+  country?: CountryIsoCode5;
+}
+/**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1500,6 +1558,22 @@ export interface UserDetails {
   language: Locale;
   devise_role: DeviseRole;
 }
+/**
+ * data of a successful switchProfile answer: the account now signed in; the new session cookies are set on the same answer and the old session has ended.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SwitchProfileResult".
+ */
+export interface SwitchProfileResult {
+  user: UserDetails;
+}
+/**
+ * POST /hms_ms/api/v1/users/switch_profile: an empty object; the switch is the one the session recorded at verifyContactOtp.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SwitchProfileBody".
+ */
+export interface SwitchProfileBody {}
 /**
  * data of GET /hms_ms/api/v1/translations/:language: every message of the language, one nested object per area, missing keys filled from en-GB (SPEC §3 clientMessages).
  *
@@ -1574,6 +1648,45 @@ export interface UploadKycDocumentForm {
    * The photo of the document: JPEG or PNG by its content, at most 10485760 bytes, at least 600 px on each side after the EXIF orientation (any orientation).
    */
   file: string;
+}
+/**
+ * data of a successful verifyContactOtp answer (the code was right). verified is true only when is_another_user_present is false; with another user present the session may switch profile (switchProfile) for 10 minutes (SPEC §3 is_another_user_present, §6).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyContactOtpResult".
+ */
+export interface VerifyContactOtpResult {
+  channel: ContactChannel;
+  /**
+   * The normalised destination: e-mail address in lower case, or phone number in E.164.
+   */
+  destination: string;
+  /**
+   * The destination is now a verified contact of the signed-in account.
+   */
+  verified: boolean;
+  /**
+   * The destination belongs to another account (its sign-in number or e-mail, or verified there); nothing was stored for this account.
+   */
+  is_another_user_present: boolean;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads/:property_unique_id/kyc/contact/verify: check the 4-digit code sent by sendContactOtp (same channel, value and country).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyContactOtpBody".
+ */
+export interface VerifyContactOtpBody {
+  channel: ContactChannel;
+  /**
+   * The e-mail address or phone number the code was sent to (normalised the same way).
+   */
+  value: string;
+  country?: CountryIsoCode6;
+  /**
+   * The code as typed: 4 digits.
+   */
+  otp: string;
 }
 /**
  * data of a successful verify_otp answer; the session cookies are set on the same answer.
@@ -2120,7 +2233,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode5;
+  default_country?: CountryIsoCode7;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */
