@@ -9,6 +9,7 @@ import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
 import imagesPlugin from './plugins/app/images';
 import leadsPlugin from './plugins/app/leads';
+import kycPlugin from './plugins/app/kyc';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
@@ -24,6 +25,7 @@ import staticPlugin from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
+import kycRoutes from './routes/kyc';
 import devRoutes from './routes/dev';
 import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
@@ -150,6 +152,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
   });
+  await app.register(kycPlugin, {
+    config,
+    now,
+    contacts: app.contactVerification,
+    ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
+  });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -164,6 +172,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(leadRoutes, { config });
   await app.register(imageRoutes);
   await app.register(contactRoutes);
+  await app.register(kycRoutes, { config });
   await app.register(placeRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);

@@ -147,6 +147,8 @@ export interface LeadKycDocumentsTable {
   created_at: Timestamp;
   /** When recognition gave its verdict. */
   recognised_at: Timestamp | null;
+}
+
 /**
  * Table `contact_verifications`: an e-mail address or phone number a user proved by a code (SPEC §3
  * kycDetails is_mail_verified / is_phone_verified); unique (user_id, channel, destination).

@@ -11,6 +11,7 @@ import { onboardError } from '../../errors';
 import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
+import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
@@ -50,7 +51,7 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         userOf(request).id,
         request.params.property_unique_id,
         request.locale,
-        request.sessionId,
+        sessionIdFromCookies(request.cookies),
       );
       reply.header('cache-control', 'no-store');
       return { success: true, data: details };
@@ -85,7 +86,7 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         { userId: user.id, propertyUniqueId: id, version: saved.section.version, draft: request.body.draft },
         'kyc details saved',
       );
-      const kycDetails = await app.kyc.details(user.id, id, request.locale, request.sessionId);
+      const kycDetails = await app.kyc.details(user.id, id, request.locale, sessionIdFromCookies(request.cookies));
       return { success: true, data: { ...saved, kyc_details: kycDetails } };
     },
   );
