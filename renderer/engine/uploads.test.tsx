@@ -146,7 +146,9 @@ describe('upload manager: queue', () => {
     const [item] = manager.items(KYC, 'document');
     expect(item).toMatchObject({ status: 'failed', fields: { id_type: 'pan' } });
     expect(manager.retry(item!.id)).toBe(true);
-    expect(calls[1]!.fields.map(([name, value]) => [name, typeof value === 'string' ? value : 'file'])).toEqual([
+    expect(
+      calls[1]!.fields.map(([name, value]) => [name, typeof value === 'string' ? value : 'file']),
+    ).toEqual([
       ['id_type', 'pan'],
       ['client_upload_id', item!.client_upload_id],
       ['file', 'file'],

@@ -76,7 +76,9 @@ export function uuidV4(): string {
 function imageOf(result: unknown): UploadImageResult['image'] | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   const { image } = result as Partial<UploadImageResult>;
-  return typeof image === 'object' && image !== null && typeof image.image_id === 'string' ? image : undefined;
+  return typeof image === 'object' && image !== null && typeof image.image_id === 'string'
+    ? image
+    : undefined;
 }
 
 /** Options of {@link createUploadManager}; the defaults are the app's API client. */
