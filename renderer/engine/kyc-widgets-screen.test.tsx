@@ -23,6 +23,9 @@ import type { AppStore } from '../state/atoms';
 import { Screen } from './screen';
 import { uploadManagerFor } from './uploads';
 
+/** ms to wait for a lazy widget's chunk (slow under a full parallel test run). */
+const LAZY_TIMEOUT_MS = 5000;
+
 const email = fixtureContents<ContactVerificationContents>('contact_verification', 'email');
 const documentContents = fixtureContents<DocumentUploaderContents>('document_uploader', 'empty');
 const processing = fixtureContents<DocumentUploaderContents>('document_uploader', 'processing').document!;
@@ -161,7 +164,11 @@ describe('contact_verification on a screen', () => {
   it('posts the code requests through the API client and shows Verified', async () => {
     const user = userEvent.setup();
     render(page());
-    const verify = await screen.findByRole('button', { name: 'Verify (e-mail address)' });
+    const verify = await screen.findByRole(
+      'button',
+      { name: 'Verify (e-mail address)' },
+      { timeout: LAZY_TIMEOUT_MS },
+    );
     handlers.push(() =>
       answer({
         channel: 'email',
@@ -206,7 +213,7 @@ describe('document_uploader on a screen', () => {
   it('uploads with id_type through the manager, then polls the document until its verdict', async () => {
     const user = userEvent.setup();
     render(page());
-    const input = await screen.findByLabelText('Upload a photo');
+    const input = await screen.findByLabelText('Upload a photo', {}, { timeout: LAZY_TIMEOUT_MS });
     await user.upload(input, pngFile(800, 1200, 'pan.png'));
 
     await waitFor(() => expect(FakeXhr.made).toHaveLength(1));
