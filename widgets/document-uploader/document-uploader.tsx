@@ -389,7 +389,7 @@ export function DocumentUploader({
     );
   } else if (view.kind === 'type_changed') {
     panel = (
-      <Alert severity="warning" sx={{ flex: '1 1 auto', overflowWrap: 'anywhere' }}>
+      <Alert severity="warning" sx={{ overflowWrap: 'anywhere' }}>
         {texts.type_changed}
       </Alert>
     );
@@ -402,8 +402,13 @@ export function DocumentUploader({
         <Box sx={{ flex: '1 1 auto', minInlineSize: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
           <Typography
             variant="body2"
-            sx={{ fontWeight: 600, display: 'flex', alignItems: 'center', gap: 0.5 }}
-            color={good ? 'success.main' : status === 'processing' ? 'text.primary' : 'error'}
+            sx={{
+              fontWeight: 600,
+              display: 'flex',
+              alignItems: 'center',
+              gap: 0.5,
+              color: good ? 'success.main' : status === 'processing' ? 'text.primary' : 'error.main',
+            }}
           >
             {good && <CheckCircleIcon fontSize="small" aria-hidden />}
             {!good && status !== 'processing' && <ErrorOutlineIcon fontSize="small" aria-hidden />}
@@ -446,7 +451,8 @@ export function DocumentUploader({
           {contents.description}
         </Typography>
       )}
-      {panel && (
+      {view.kind === 'type_changed' && panel}
+      {panel && view.kind !== 'type_changed' && (
         <Paper
           ref={statusRef}
           id={statusId}
