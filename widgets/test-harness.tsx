@@ -21,6 +21,7 @@ import type {
   FormApi,
   Load,
   PopupApi,
+  Send,
   UploadApi,
   UploadBulkState,
   UploadItem,
@@ -58,9 +59,14 @@ const noLoad: Load = async (endpoint) => {
   throw new Error(`no load in the harness for ${endpoint}`);
 };
 
+/** The harness's default `send`: there is no server, so every request fails (tests and stories pass one). */
+const noSend: Send = async (endpoint) => {
+  throw new Error(`no send in the harness for ${endpoint}`);
+};
+
 /** What a harnessed widget asked of {@link createHarnessUploads}, in order. */
 export interface HarnessUploadCalls {
-  added: { endpoint: string; category: string; files: File[] }[];
+  added: { endpoint: string; category: string; files: File[]; fields?: Readonly<Record<string, string>> }[];
   retried: string[];
   removed: string[];
   deleted: { endpoint: string; imageId: string }[];
@@ -99,11 +105,13 @@ export function harnessUploadItem(
     client_upload_id: clientUploadId,
     file,
     size: file.size,
+    fields: { category: fields.category },
     status: 'queued',
     uploaded_percentile: 0,
     error: null,
     error_code: null,
     image: null,
+    response: null,
     is_in_background: false,
     ...fields,
   };
@@ -134,12 +142,13 @@ export function createHarnessUploads(
     calls,
     update: change,
     settled: () => checks,
-    add(endpoint, category, files, check) {
-      calls.added.push({ endpoint, category, files: [...files] });
+    add(endpoint, category, files, check, fields) {
+      calls.added.push({ endpoint, category, files: [...files], ...(fields ? { fields } : {}) });
       const added = files.map((file) =>
         harnessUploadItem({
           endpoint,
           category,
+          fields: { ...(fields ?? { category }) },
           file,
           file_name: file.name,
           status: check ? 'checking' : 'queued',
@@ -305,6 +314,8 @@ export interface HarnessedWidgetProps<C> {
   dispatchResult?: boolean | ((actions: Action[], scope?: DispatchScope) => boolean | Promise<boolean>);
   /** The widget's `load` (tests stub it; stories fake answers). Default: every request rejects. */
   load?: Load;
+  /** The widget's `send` (tests stub it; stories fake answers). Default: every request rejects. */
+  send?: Send;
   /** Filled with what the widget did. */
   record?: HarnessRecord;
   /** Called with each dispatched action list and its scope (stories log it in the Actions panel). */
@@ -336,6 +347,7 @@ export function HarnessedWidget<C>({
   popupOpenId = null,
   dispatchResult = true,
   load = noLoad,
+  send = noSend,
   record,
   onDispatch,
   uploads: givenUploads,
@@ -412,6 +424,7 @@ export function HarnessedWidget<C>({
       form={form}
       dispatch={dispatch}
       load={load}
+      send={send}
       popup={popup}
       uploads={uploads}
     />

@@ -49,6 +49,35 @@ export type LoadQuery = Record<string, string | number | undefined>;
  */
 export type Load = (endpoint: string, query: LoadQuery, signal?: AbortSignal) => Promise<unknown>;
 
+/**
+ * Sends a JSON body with POST to a BFF endpoint through the engine's API client (renderer/api/client.ts: the
+ * same headers, credentials and SPEC §8 error handling as `load` and the submit action), e.g.
+ * `send('/hms_ms/api/v1/onboard/leads/PO1/kyc/contact/otp', { channel: 'email', value }, signal)`. For
+ * widgets whose requests are part of their own state (a one-time code sent and checked), not of a screen's
+ * submit. Resolves with `data` of the success envelope. Rejects with the client's ApiError (see
+ * {@link RequestFailure}; a 401 also signs out) or, when `signal` aborts, with the AbortError. Shows nothing
+ * itself: the widget decides what to tell the user.
+ */
+export type Send = (
+  endpoint: string,
+  body: Readonly<Record<string, unknown>>,
+  signal?: AbortSignal,
+) => Promise<unknown>;
+
+/**
+ * What a rejected {@link Load} or {@link Send} carries (the API client's ApiError, read by shape since widgets
+ * do not import the client): `status` (0 for a network failure), `code` and `field` of the error envelope,
+ * `body` (the parsed error body, whose `error.retry_after_s` gives the seconds to wait on a 429) and the
+ * translated `message`.
+ */
+export interface RequestFailure {
+  status: number;
+  code?: string;
+  field?: string;
+  body?: unknown;
+  message: string;
+}
+
 /** Dialogs of the screen: at most one open at a time, by popup_id. */
 export interface PopupApi {
   openId: string | null;
@@ -89,8 +118,13 @@ export interface UploadItem {
   client_upload_id: string;
   /** The upload endpoint (ApiPath) the file goes to. */
   endpoint: string;
-  /** The image category (multipart field `category`). */
+  /** The image category (multipart field `category` unless `fields` says otherwise): with `endpoint`, the item's group. */
   category: string;
+  /**
+   * The multipart text fields sent before `client_upload_id` and `file`, in order (a retry sends them again):
+   * `{ category }` unless {@link UploadApi.add} was given others (a KYC document sends `{ id_type }`).
+   */
+  fields: Readonly<Record<string, string>>;
   /** The file chosen by the owner (kept for a retry and for a local preview). */
   file: File;
   /** `file.name`. */
@@ -104,8 +138,14 @@ export interface UploadItem {
   error: string | null;
   /** `error.code` of the server's refusal (e.g. ONB_IMAGE_DUPLICATE), null otherwise. */
   error_code: string | null;
-  /** The image as the server stored it, once it answered; null before. */
+  /** The image as the server stored it, once it answered; null before (and for uploads that are not images). */
   image: PropertyImage | null;
+  /**
+   * `data` of the server's success answer (`{ image, … }` of an image, `{ document }` of a KYC document), once
+   * it answered; null before. An answer without `image` leaves the item `processing`: the server goes on with
+   * it and the widget follows it (e.g. by polling the document).
+   */
+  response: unknown;
   /**
    * True while no widget shows this item's endpoint and category (SPEC §3 isInBackground): the owner went to
    * another task and the upload carries on.
@@ -138,9 +178,16 @@ export interface UploadApi {
   /**
    * SPEC §4 bulk start: adds files to the queue for `endpoint` and `category`; each is pre-checked with
    * `check` first (status `checking`, then `invalid` with the reason or `queued`), one file at a time, then
-   * uploaded in order. Starts the queue if it was stopped. Returns the new items' ids.
+   * uploaded in order. `fields` are the multipart text fields sent before `client_upload_id` and `file`
+   * (default `{ category }`). Starts the queue if it was stopped. Returns the new items' ids.
    */
-  add(endpoint: string, category: string, files: readonly File[], check?: UploadCheck): string[];
+  add(
+    endpoint: string,
+    category: string,
+    files: readonly File[],
+    check?: UploadCheck,
+    fields?: Readonly<Record<string, string>>,
+  ): string[];
   /** Takes files from the queue again from the recorded start_index (after stop). */
   start(): void;
   /** SPEC §4 bulk stop: starts no further file and records start_index; running uploads finish. */
@@ -184,6 +231,8 @@ export interface WidgetProps<C> {
   dispatch: Dispatch;
   /** GET requests through the engine (search suggestions and other look-ups). */
   load: Load;
+  /** POST requests of JSON through the engine (a widget's own steps, e.g. sending and checking a code). */
+  send: Send;
   popup: PopupApi;
   /** The engine's photo upload manager (image_uploader). */
   uploads: UploadApi;

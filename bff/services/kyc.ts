@@ -179,7 +179,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       document_id: row.id,
       id_type: row.id_type as IdType,
       status,
-      message: key ? options.translate(locale, key) : null,
+      ...(key ? { message: options.translate(locale, key) } : {}),
       detected_id_type: isIdType(row.detected_id_type) ? row.detected_id_type : null,
       thumbnail_url: `${kycPath(propertyUniqueId)}/documents/${row.id}/file?variant=thumb`,
       created_at: new Date(row.created_at).toISOString(),

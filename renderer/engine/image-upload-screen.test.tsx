@@ -18,7 +18,7 @@ import type {
   ScreenPayload,
 } from '../../schemas/generated/types';
 import { fixtureContents, goodFixtures } from '../../widgets/fixtures';
-import { fakeCreateImageBitmap, pngFile } from '../../widgets/image-uploader/test-png';
+import { fakeCreateImageBitmap, pngFile } from '../../widgets/test-png';
 import { i18n } from '../i18n/instance';
 import type { AppStore } from '../state/atoms';
 import { Screen } from './screen';

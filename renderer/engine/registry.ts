@@ -40,4 +40,11 @@ export const widgetRegistry = {
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
+  // Only the KYC screen draws these.
+  contact_verification: lazyWidget(() =>
+    import('../../widgets/contact-verification').then((m) => m.ContactVerification),
+  ),
+  document_uploader: lazyWidget(() =>
+    import('../../widgets/document-uploader').then((m) => m.DocumentUploader),
+  ),
 } satisfies Record<WidgetType, WidgetComponent>;

@@ -11,7 +11,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
-import type { Dispatch, Load, PopupApi, WidgetComponent } from '../../widgets/widget-props';
+import type { Dispatch, Load, PopupApi, Send, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
 import { openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
@@ -44,6 +44,14 @@ export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
  * aborts.
  */
 export const widgetLoad: Load = (endpoint, query, signal) => apiRequest<unknown>(endpoint, { query, signal });
+
+/**
+ * The `send` of every widget (widgets/widget-props.ts `Send`): a POST of `body` as JSON to `endpoint` through
+ * the API client. Resolves with the envelope's `data`; rejects with ApiError (a 401 also signs out), or the
+ * AbortError when `signal` aborts.
+ */
+export const widgetSend: Send = (endpoint, body, signal) =>
+  apiRequest<unknown>(endpoint, { method: 'POST', body, signal });
 
 /** The quiet fallback drawn in place of a widget that cannot be shown (CONVENTIONS: a bad payload never breaks the page). */
 export function WidgetFallback({ widgetId }: { widgetId: string }): ReactElement {
@@ -137,6 +145,7 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
         form={form}
         dispatch={widgetDispatch}
         load={widgetLoad}
+        send={widgetSend}
         popup={popup}
         uploads={uploadManagerFor(ctx.store)}
       />

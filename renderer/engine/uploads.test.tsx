@@ -128,6 +128,53 @@ describe('upload manager: queue', () => {
     expect(items()[0]!.client_upload_id).toBe(field(call, 'client_upload_id'));
   });
 
+  it('keeps the image answer as the item’s response', async () => {
+    manager.add(ENDPOINT, 'room', files(1));
+    const stored = answer(calls[0]!);
+    await flush();
+    expect(items()[0]!.response).toEqual({ image: stored, completed: false, accepted_count: 1 });
+  });
+
+  it('sends the fields it is given instead of category, and again on a retry', async () => {
+    const KYC = '/hms_ms/api/v1/onboard/leads/PO1/kyc/documents';
+    manager.add(KYC, 'document', files(1), undefined, { id_type: 'pan' });
+    expect(calls[0]!.path).toBe(KYC);
+    expect(calls[0]!.fields.map(([name]) => name)).toEqual(['id_type', 'client_upload_id', 'file']);
+    expect(field(calls[0]!, 'id_type')).toBe('pan');
+    calls[0]!.reject(new ApiError('Unable to connect', 0, undefined));
+    await flush();
+    const [item] = manager.items(KYC, 'document');
+    expect(item).toMatchObject({ status: 'failed', fields: { id_type: 'pan' } });
+    expect(manager.retry(item!.id)).toBe(true);
+    expect(
+      calls[1]!.fields.map(([name, value]) => [name, typeof value === 'string' ? value : 'file']),
+    ).toEqual([
+      ['id_type', 'pan'],
+      ['client_upload_id', item!.client_upload_id],
+      ['file', 'file'],
+    ]);
+  });
+
+  it('leaves an answer that is not an image processing, with the answer as response', async () => {
+    const KYC = '/hms_ms/api/v1/onboard/leads/PO1/kyc/documents';
+    manager.add(KYC, 'document', files(1), undefined, { id_type: 'pan' });
+    const document = { document_id: 'd0c00000-0000-4000-8000-000000000001', status: 'processing' };
+    (calls[0]!.resolve as (r: unknown) => void)({ document });
+    await flush();
+    const [item] = manager.items(KYC, 'document');
+    expect(item).toMatchObject({
+      status: 'processing',
+      uploaded_percentile: 100,
+      image: null,
+      error: null,
+      response: { document },
+    });
+    expect(item!.id).toMatch(/^local-/);
+    // The queue is free again for the next upload.
+    manager.add(KYC, 'document', files(1), undefined, { id_type: 'pan' });
+    expect(calls).toHaveLength(2);
+  });
+
   it('takes a rejected image with the server’s message', async () => {
     manager.add(ENDPOINT, 'room', files(1));
     answer(calls[0]!, { status: 'rejected', error_type: 'VERTICAL', message: 'This photo is vertical.' });

@@ -72,6 +72,15 @@ export function uuidV4(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The stored image of an upload answer (`data.image` of uploadPropertyImage), or undefined for other answers. */
+function imageOf(result: unknown): UploadImageResult['image'] | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { image } = result as Partial<UploadImageResult>;
+  return typeof image === 'object' && image !== null && typeof image.image_id === 'string'
+    ? image
+    : undefined;
+}
+
 /** Options of {@link createUploadManager}; the defaults are the app's API client. */
 export interface UploadManagerOptions {
   /** Sends one multipart form (default `apiUpload`). */
@@ -91,8 +100,11 @@ const keyOf = (endpoint: string, category: string) => `${endpoint}\n${category}`
  * it outlives the widgets: a widget on another task's screen unmounts, its uploads carry on
  * (`is_in_background`), and the image_uploader of the same endpoint and category shows them again. Files are
  * pre-checked one at a time, then uploaded in the order added, `concurrency` at once, each as multipart
- * `category`, `client_upload_id`, `file` with progress. The server's answer replaces the temporary id with the
- * image's `image_id`. Signing out (loggedInAtom false) aborts every upload and forgets every item.
+ * `category` (or the item's own `fields`, e.g. a KYC document's `id_type`), `client_upload_id`, `file` with
+ * progress. The server's answer is kept as the item's `response`; an image answer replaces the temporary id
+ * with the image's `image_id` and gives its status, any other answer leaves the item `processing` (the
+ * widget follows what the server does next). Signing out (loggedInAtom false) aborts every upload and
+ * forgets every item.
  */
 export function createUploadManager(store: AppStore, options: UploadManagerOptions = {}): UploadApi {
   const upload = options.upload ?? apiUpload;
@@ -123,10 +135,10 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
     patch(clientUploadId, { status: 'uploading', uploaded_percentile: 0, error: null, error_code: null });
     const form = new FormData();
     // The fields come before the file, so that the server knows them before it streams the bytes.
-    form.append('category', item.category);
+    for (const [name, value] of Object.entries(item.fields)) form.append(name, value);
     form.append('client_upload_id', clientUploadId);
     form.append('file', item.file, item.file_name);
-    upload<UploadImageResult>(item.endpoint, form, {
+    upload<unknown>(item.endpoint, form, {
       signal: controller.signal,
       onProgress: (loaded, total) => {
         const percent = total > 0 ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
@@ -142,13 +154,25 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
       },
     })
       .then((result) => {
-        const { image } = result;
         if (!byUpload(clientUploadId)) return;
+        const image = imageOf(result);
+        if (!image) {
+          // Another kind of upload (a KYC document): the server goes on with it; its widget follows it.
+          patch(clientUploadId, {
+            status: 'processing',
+            uploaded_percentile: 100,
+            response: result ?? null,
+            error: null,
+            error_code: null,
+          });
+          return;
+        }
         patch(clientUploadId, {
           id: image.image_id,
           status: image.status,
           uploaded_percentile: 100,
           image,
+          response: result,
           error: image.status === 'rejected' ? image.message : null,
           error_code: null,
         });
@@ -200,7 +224,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
   });
 
   const api: UploadApi = {
-    add(endpoint, category, files, check?: UploadCheck) {
+    add(endpoint, category, files, check?: UploadCheck, fields?: Readonly<Record<string, string>>) {
       const background = !(get().watchers[keyOf(endpoint, category)] ?? 0);
       const added: UploadItem[] = files.map((file) => {
         const clientUploadId = newId();
@@ -209,6 +233,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
           client_upload_id: clientUploadId,
           endpoint,
           category,
+          fields: { ...(fields ?? { category }) },
           file,
           file_name: file.name,
           size: file.size,
@@ -217,6 +242,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
           error: null,
           error_code: null,
           image: null,
+          response: null,
           is_in_background: background,
         };
       });

@@ -90,17 +90,14 @@ export type ContactChannel = 'email' | 'phone';
  */
 export type CountryIsoCode = string;
 /**
- * The type the owner chose when uploading.
- */
-export type IdType = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
-/**
- * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
- *
- * This interface was referenced by `KycDocument`'s JSON-Schema
- * via the `definition` "IdType".
+ * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "IdType".
+ */
+export type IdType = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
+/**
+ * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
  */
 export type IdType1 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
@@ -144,7 +141,7 @@ export type CountryIsoCode3 = string;
  */
 export type CountryIsoCode4 = string;
 /**
- * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
+ * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
  */
 export type IdType2 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
@@ -196,7 +193,9 @@ export type WidgetType =
   | 'map_pin'
   | 'place_search'
   | 'image_uploader'
-  | 'photo_tips';
+  | 'photo_tips'
+  | 'contact_verification'
+  | 'document_uploader';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -210,9 +209,33 @@ export type JsonLogic2 = {} | boolean;
  */
 export type ApiPath1 = string;
 /**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath2 = string;
+/**
  * Actions run in order; the first that fails stops the rest.
  */
 export type ActionList1 = Action[];
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList2 = Action[];
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath3 = string;
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList3 = Action[];
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath4 = string;
+/**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList4 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -229,11 +252,11 @@ export type CountryIsoCode7 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList2 = Action[];
+export type ActionList5 = Action[];
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList3 = Action[];
+export type ActionList6 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -241,11 +264,11 @@ export type JsonLogic4 = {} | boolean;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
-export type ActionList4 = Action[];
+export type ActionList7 = Action[];
 /**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
-export type ApiPath2 = string;
+export type ApiPath5 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -870,28 +893,25 @@ export interface LeadSection {
   updated_at: string | null;
 }
 /**
- * A photo of the owner's identity document (SPEC §3 KYC ID types) and what text recognition made of it (SPEC §5 'Uploaded Image is of different IdType'). The photo is kept as a re-encoded JPEG without metadata and served only to its owner; the recognised text itself is not kept.
+ * The photo of an identity document uploaded for the KYC task, as the server read it (SPEC §3 KYC ID types, §5 'Uploaded Image is of different IdType'). `processing` while text recognition runs in the background (the browser polls getKycDocument); then `recognised` (the text identifies `id_type`), `mismatch` (it identifies another type), `unreadable` (it identifies none) or `failed` (the reading could not be done).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "KycDocument".
  */
 export interface KycDocument {
   document_id: string;
-  id_type: IdType;
-  /**
-   * processing: text recognition runs in the background (poll getKycDocument); recognised: the text identifies the chosen type; mismatch: it identifies another type ('Uploaded Image is of different IdType'); unreadable: no document type could be read; failed: recognition could not run.
-   */
+  id_type: IdType1;
   status: 'processing' | 'recognised' | 'mismatch' | 'unreadable' | 'failed';
   /**
-   * For mismatch, unreadable and failed: what to do, in the request's language.
+   * Why the document is not recognised, in the request's language (mismatch: 'Uploaded Image is of different IdType', SPEC §5).
    */
-  message: string | null;
+  message?: string;
   /**
-   * The type the text looks like, once recognised; null while processing or when none.
+   * The ID type the recognised text looks like, or null (still processing, or nothing identified).
    */
-  detected_id_type: IdType1 | null;
+  detected_id_type: IdType | null;
   /**
-   * Path of the 400 px thumbnail (getKycDocumentFile, the owner's session only).
+   * Same-origin path of the thumbnail (getKycDocumentFile `…/documents/:document_id/file?variant=thumb`, the owner's session only, no-store).
    */
   thumbnail_url: string;
   created_at: string;
@@ -1639,7 +1659,7 @@ export interface UploadImageResult {
  * via the `definition` "UploadKycDocumentForm".
  */
 export interface UploadKycDocumentForm {
-  id_type: IdType1;
+  id_type: IdType;
   /**
    * A UUID the browser makes for this photo and reuses when it retries; the same id answers the stored document again (200) instead of a new one (202).
    */
@@ -2059,6 +2079,192 @@ export interface ConfirmationContents {
   cancel_actions?: ActionList;
 }
 /**
+ * Verifies the e-mail address or phone number the owner typed in another field of the form by a one-time code (SPEC §4 'OTP (mobile and e-mail): send and verify with loading flags; the verify result says whether a conflicting user exists; phone or e-mail verified is set when not conflicting'; §5 4 digits in the property flow). Drawn under that field: 'Verify' (disabled while the field is empty) → POST send_endpoint → a code input (autocomplete one-time-code, submitted when complete) with resend after a countdown → POST verify_endpoint → a 'Verified' badge. Editing the field drops the badge unless the value is the verified one again. The server decides what is verified; the widget writes nothing in the form except `verified_field` when given. Texts are already translated by the server.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContactVerificationContents".
+ */
+export interface ContactVerificationContents {
+  /**
+   * What is verified; sent as `channel` in both requests.
+   */
+  channel: 'email' | 'phone';
+  /**
+   * The form field holding the value to verify (e.g. email_address, contact_phone); sent as `value`.
+   */
+  field: string;
+  /**
+   * Phone only: the form field holding the ISO 3166-1 alpha-2 country of a national number (e.g. contact_phone_country); sent as `country` when it holds two letters.
+   */
+  country_field?: string;
+  send_endpoint: ApiPath1;
+  verify_endpoint: ApiPath2;
+  /**
+   * Digits of the code before the send answer says (default 4, SPEC §5); the send answer's otp_length wins.
+   */
+  otp_length?: number;
+  /**
+   * What the server already holds as verified for this field, normalised as the send answer's `destination` (e-mail trimmed and lower-cased; phone E.164), or null. The badge shows while the field's value normalises to it.
+   */
+  verified_destination: string | null;
+  /**
+   * When given, a form field the widget keeps true while the field's value is verified and false otherwise (for rules such as visible_when); never sent unless a submit's body names it.
+   */
+  verified_field?: string;
+  conflict_actions?: ActionList1;
+  on_verified?: ActionList2;
+  /**
+   * The widget's words, translated by the server.
+   */
+  texts: {
+    /**
+     * The button sending a code ('Verify').
+     */
+    verify_label: string;
+    /**
+     * The badge of a verified value ('Verified').
+     */
+    verified_label: string;
+    /**
+     * Label of the code input ('Verification code').
+     */
+    code_label: string;
+    /**
+     * The button checking the code ('Submit'); the code is also checked as soon as every digit is in.
+     */
+    submit_label: string;
+    /**
+     * The button sending a new code ('Resend code').
+     */
+    resend_label: string;
+    /**
+     * The resend button while it waits, with {{seconds}} left ('Resend code in {{seconds}} s').
+     */
+    resend_in_label: string;
+    /**
+     * Above the code input, with {{destination}} (the send answer's destination): 'We sent a code to {{destination}}'.
+     */
+    sent_label: string;
+    /**
+     * Leaves the code entry to change the value ('Change').
+     */
+    change_label: string;
+    /**
+     * Shown when the code was right but the value belongs to another account (is_another_user_present).
+     */
+    conflict_message: string;
+    /**
+     * Optional line beside the Verify button while the value is not verified ('Verify your e-mail to complete KYC').
+     */
+    hint?: string;
+  };
+}
+/**
+ * The photo of the owner's identity document for the KYC task (SPEC §3 ID types, §5 'Uploaded Image is of different IdType'): pick or take a photo (any orientation) once an ID type is chosen in `id_type_field`, browser pre-checks (type, size, resolution after the EXIF orientation), upload through the engine's upload manager with progress and retry (multipart `id_type`, `client_upload_id`, `file`), then the server's reading, polled while `processing`: recognised (thumbnail and a check), mismatch or unreadable (the server's message and 'Upload another photo'). The widget writes nothing in the form; the server decides completion. Texts are already translated by the server.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DocumentUploaderContents".
+ */
+export interface DocumentUploaderContents {
+  endpoint: ApiPath3;
+  /**
+   * The form field holding the chosen IdType (e.g. id_type). Upload is disabled with texts.choose_type_first until it holds one; a value other than the document's id_type shows texts.type_changed.
+   */
+  id_type_field: string;
+  /**
+   * The latest active document of the lead as the server holds it (KycDetails.document), or null.
+   */
+  document: KycDocument | null;
+  /**
+   * What the browser checks before uploading (the server checks again). Any orientation is fine.
+   */
+  limits: {
+    /**
+     * A file must be smaller than this many bytes (e.g. 10485760).
+     */
+    max_bytes: number;
+    /**
+     * Smallest width in px after the EXIF orientation.
+     */
+    min_width: number;
+    /**
+     * Smallest height in px after the EXIF orientation.
+     */
+    min_height: number;
+    /**
+     * Accepted types (also the file input's `accept`); the name must end in .jpg, .jpeg or .png as well.
+     *
+     * @minItems 1
+     */
+    mime_types: ['image/jpeg' | 'image/png', ...('image/jpeg' | 'image/png')[]];
+  };
+  /**
+   * ms between two reads of a processing document (default 2000).
+   */
+  poll_interval_ms?: number;
+  /**
+   * Heading of the widget and accessible name of its region ('Photo of your ID').
+   */
+  title?: string;
+  /**
+   * What to photograph, under the heading.
+   */
+  description?: string;
+  on_change?: ActionList3;
+  /**
+   * The widget's words, translated by the server.
+   */
+  texts: {
+    /**
+     * The button opening the file picker when there is no document ('Upload a photo'); also the label of the file input.
+     */
+    add_label: string;
+    /**
+     * The same button once there is a document ('Upload another photo').
+     */
+    replace_label: string;
+    /**
+     * Retry of a failed upload (same client_upload_id).
+     */
+    retry_label: string;
+    /**
+     * The state line: uploading (bytes going out), processing (the server is reading it), then the server's verdict; `failed` also names an upload that did not get through.
+     */
+    status: {
+      uploading: string;
+      processing: string;
+      recognised: string;
+      mismatch: string;
+      unreadable: string;
+      failed: string;
+    };
+    /**
+     * Refused before upload: not a .jpg, .jpeg or .png of an accepted type.
+     */
+    format_message: string;
+    /**
+     * Refused before upload: limits.max_bytes or more.
+     */
+    size_message: string;
+    /**
+     * Refused before upload: under limits.min_width × limits.min_height px after the EXIF orientation.
+     */
+    resolution_message: string;
+    /**
+     * Refused before upload: the browser could not decode the file.
+     */
+    unreadable_message: string;
+    /**
+     * Beside the disabled upload button while id_type_field is empty ('Choose the ID type first').
+     */
+    choose_type_first: string;
+    /**
+     * Shown when the chosen ID type is not the document's: a photo of the newly chosen document is needed.
+     */
+    type_changed: string;
+  };
+}
+/**
  * What a list shows when it has nothing (e.g. the dashboard's 'You have no Hotels associated').
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2104,7 +2310,7 @@ export interface ImageUploaderContents {
    * Accepted photos of this category the images task needs (ImageRequirement.min_count); fills {{min}} of texts.count_label.
    */
   min_count: number;
-  endpoint: ApiPath1;
+  endpoint: ApiPath4;
   /**
    * The category's images as the server holds them (ImageRequirement.images, oldest first); may be empty. Inactive ones are not drawn.
    *
@@ -2172,7 +2378,7 @@ export interface ImageUploaderContents {
      */
     unreadable_message: string;
   };
-  on_change?: ActionList1;
+  on_change?: ActionList4;
 }
 /**
  * What the browser checks before uploading (ImagesConfig.limits, SPEC §5, §9): max_bytes (a file must be smaller), min_width and min_height in px after the EXIF orientation, mime_types. Extensions .jpg, .jpeg and .png are required as well.
@@ -2255,7 +2461,7 @@ export interface InputContents {
     cooldown_s: number;
     actions: ActionList;
   };
-  on_complete?: ActionList2;
+  on_complete?: ActionList5;
   /**
    * Number kind: smallest value allowed.
    */
@@ -2351,7 +2557,7 @@ export interface LanguageChooserContents {
       label: string;
     }[]
   ];
-  after_change?: ActionList3;
+  after_change?: ActionList6;
 }
 /**
  * Pin the exact location of the property on a map (SPEC §2 property location, §3 latitude and longitude). The pin's latitude and longitude go into two form fields as numbers (WGS 84 degrees, 6 decimals). The user moves the pin by tapping the map, dragging the pin, the arrow keys on the focused pin, or the locate button; each such move runs on_change (debounced). Without tiles the map is a plain background on which the pin, tapping, dragging and the coordinates still work.
@@ -2431,7 +2637,7 @@ export interface MapPinContents {
      */
     locating_label: string;
   };
-  on_change?: ActionList4;
+  on_change?: ActionList7;
 }
 /**
  * A point on Earth in WGS 84 degrees.
@@ -2541,7 +2747,7 @@ export interface PlaceSearchContents {
   field: string;
   label: string;
   placeholder?: string;
-  endpoint: ApiPath2;
+  endpoint: ApiPath5;
   /**
    * Extra query parameters sent as they are (e.g. {"country": "IN", "limit": 8}).
    */

@@ -5,7 +5,7 @@ import type { ImageUploaderContents } from '../../schemas/generated/types';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
 import { createHarnessRecord, createHarnessUploads, harness, harnessUploadItem } from '../test-harness';
 import { ImageUploader, countText } from './image-uploader';
-import { fakeCreateImageBitmap, pngBytes, pngFile } from './test-png';
+import { fakeCreateImageBitmap, pngBytes, pngFile } from '../test-png';
 
 describe('image_uploader fixtures', () => {
   it('has good and error fixtures', () => {

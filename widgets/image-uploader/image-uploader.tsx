@@ -9,7 +9,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
 import type { ImageUploaderContents, PropertyImage } from '../../schemas/generated/types';
 import type { UploadCheck, UploadItem, UploadStatus, WidgetProps } from '../widget-props';
-import { precheckPhoto, type PrecheckReason } from './precheck';
+import { precheckPhoto, type PrecheckReason } from '../photo-precheck';
 
 type Texts = ImageUploaderContents['texts'];
 type StatusKey = keyof Texts['status'];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PRECHECK_MEASURE, precheckPhoto, readOrientedSize, type PhotoLimits } from './precheck';
+import { PRECHECK_MEASURE, precheckPhoto, readOrientedSize, type PhotoLimits } from './photo-precheck';
 import { bitmapCalls, fakeCreateImageBitmap, pngBytes, pngFile } from './test-png';
 
 const limits: PhotoLimits = {
@@ -52,6 +52,29 @@ describe('precheckPhoto (SPEC §5)', () => {
       ok: false,
       reason: 'resolution',
     });
+  });
+
+  it('accepts a portrait photo with orientation any (an identity document), still checking its resolution', async () => {
+    expect(await precheckPhoto(pngFile(1000, 1400), limits, { orientation: 'any' })).toEqual({
+      ok: true,
+      width: 1000,
+      height: 1400,
+    });
+    expect(await precheckPhoto(pngFile(900, 1400), limits, { orientation: 'any' })).toMatchObject({
+      ok: false,
+      reason: 'resolution',
+    });
+  });
+
+  it('reads the size with the reader it is given', async () => {
+    const readSize = vi.fn(async () => ({ width: 3000, height: 2000 }));
+    expect(await precheckPhoto(pngFile(10, 10), limits, { readSize })).toEqual({
+      ok: true,
+      width: 3000,
+      height: 2000,
+    });
+    expect(readSize).toHaveBeenCalledTimes(1);
+    expect(bitmapCalls).toHaveLength(0);
   });
 
   it('reports resolution before orientation for a small portrait', async () => {

@@ -1,7 +1,19 @@
-import type { ImageUploaderContents } from '../../schemas/generated/types';
+/**
+ * The browser's pre-checks of a photo before it is uploaded, shared by the widgets that upload photos
+ * (image_uploader: property photos, landscape only; document_uploader: an identity document, any orientation).
+ */
 
-/** What the browser checks before an upload (ImagesConfig.limits: max_bytes, min_width, min_height, mime_types). */
-export type PhotoLimits = ImageUploaderContents['limits'];
+/**
+ * What the browser checks before an upload: `max_bytes` (a file must be smaller), `min_width` and
+ * `min_height` in px after the EXIF orientation, and the accepted `mime_types` (ImagesConfig.limits for
+ * property photos, DocumentUploaderContents.limits for an identity document).
+ */
+export interface PhotoLimits {
+  max_bytes: number;
+  min_width: number;
+  min_height: number;
+  mime_types: readonly string[];
+}
 
 /** Why a photo is refused before upload; each has its own message in the widget's texts (SPEC §5, §8). */
 export type PrecheckReason = 'format' | 'size' | 'unreadable' | 'resolution' | 'vertical';
@@ -18,6 +30,17 @@ export type PrecheckResult =
 
 /** Reads the size of an image file after applying its EXIF orientation; rejects when it cannot be decoded. */
 export type SizeReader = (file: Blob) => Promise<PhotoSize>;
+
+/** Options of {@link precheckPhoto}. */
+export interface PrecheckOptions {
+  /**
+   * `landscape` (default; property photos, SPEC §5): a photo taller than wide is refused as `vertical`;
+   * `any`: every orientation passes (an identity document photographed upright).
+   */
+  orientation?: 'landscape' | 'any';
+  /** How the size is read (default {@link readOrientedSize}). */
+  readSize?: SizeReader;
+}
 
 /** File name endings accepted (SPEC §5: .jpg, .png, .jpeg), compared in lower case. */
 export const PHOTO_EXTENSIONS: readonly string[] = ['.jpg', '.jpeg', '.png'];
@@ -91,22 +114,33 @@ function measure(start: number, file: File, result: string): void {
  * 2. size: smaller than `limits.max_bytes` (10485760 bytes); an empty file is `unreadable`;
  * 3. unreadable: the size cannot be read (see {@link readOrientedSize});
  * 4. resolution: at least `min_width` × `min_height` px (1000 × 1000) after the EXIF orientation;
- * 5. vertical: taller than wide after the EXIF orientation (landscape only; a square is fine).
+ * 5. vertical: taller than wide after the EXIF orientation (with `orientation: 'landscape'`, the default; a
+ *    square is fine).
  * Each check's cost is recorded with `performance.measure('photo-precheck')`. Never rejects.
  */
 export async function precheckPhoto(
   file: File,
   limits: PhotoLimits,
-  readSize: SizeReader = readOrientedSize,
+  options: PrecheckOptions = {},
 ): Promise<PrecheckResult> {
   const start = performance.now();
-  const result = await runChecks(file, limits, readSize);
+  const result = await runChecks(
+    file,
+    limits,
+    options.readSize ?? readOrientedSize,
+    options.orientation ?? 'landscape',
+  );
   measure(start, file, result.ok ? 'ok' : result.reason);
   return result;
 }
 
-async function runChecks(file: File, limits: PhotoLimits, readSize: SizeReader): Promise<PrecheckResult> {
-  const types: readonly string[] = limits.mime_types;
+async function runChecks(
+  file: File,
+  limits: PhotoLimits,
+  readSize: SizeReader,
+  orientation: 'landscape' | 'any',
+): Promise<PrecheckResult> {
+  const types = limits.mime_types;
   if (!extensionOk(file.name) || !types.includes(file.type)) return { ok: false, reason: 'format' };
   if (file.size >= limits.max_bytes) return { ok: false, reason: 'size' };
   if (file.size === 0) return { ok: false, reason: 'unreadable' };
@@ -120,6 +154,6 @@ async function runChecks(file: File, limits: PhotoLimits, readSize: SizeReader):
   if (width < limits.min_width || height < limits.min_height) {
     return { ok: false, reason: 'resolution', width, height };
   }
-  if (height > width) return { ok: false, reason: 'vertical', width, height };
+  if (orientation === 'landscape' && height > width) return { ok: false, reason: 'vertical', width, height };
   return { ok: true, width, height };
 }

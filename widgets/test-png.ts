@@ -1,5 +1,5 @@
 /**
- * Real PNG files for the image_uploader tests, and a stand-in for `createImageBitmap`, which jsdom lacks
+ * Real PNG files for the tests of the photo widgets (image_uploader, document_uploader), and a stand-in for `createImageBitmap`, which jsdom lacks
  * (it has no image decoder). The stand-in is used ONLY to read dimensions: it decodes the PNG for real —
  * signature, IHDR with its CRC, every IDAT inflated and its length checked against the size — so a truncated
  * or renamed file fails as it would in a browser, and it returns the width and height from the file's own

@@ -1,0 +1,1 @@
+export { ContactVerification } from './contact-verification';

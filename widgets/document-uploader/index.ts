@@ -1,0 +1,1 @@
+export { DocumentUploader } from './document-uploader';
