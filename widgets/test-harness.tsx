@@ -60,7 +60,7 @@ const noLoad: Load = async (endpoint) => {
 
 /** What a harnessed widget asked of {@link createHarnessUploads}, in order. */
 export interface HarnessUploadCalls {
-  added: { endpoint: string; category: string; files: File[] }[];
+  added: { endpoint: string; category: string; room_category: string | null; files: File[] }[];
   retried: string[];
   removed: string[];
   deleted: { endpoint: string; imageId: string }[];
@@ -97,6 +97,7 @@ export function harnessUploadItem(
   return {
     id: `local-${clientUploadId}`,
     client_upload_id: clientUploadId,
+    room_category: null,
     file,
     size: file.size,
     status: 'queued',
@@ -123,7 +124,8 @@ export function createHarnessUploads(
   const watchers = new Map<string, number>();
   const snapshots = new Map<string, { source: readonly UploadItem[]; result: readonly UploadItem[] }>();
   const calls: HarnessUploadCalls = { added: [], retried: [], removed: [], deleted: [] };
-  const key = (endpoint: string, category: string) => `${endpoint}\n${category}`;
+  const key = (endpoint: string, category: string, roomCategory: string | null = null) =>
+    JSON.stringify([endpoint, category, roomCategory]);
   const commit = (next: readonly UploadItem[]) => {
     items = next;
     for (const listener of listeners) listener();
@@ -134,16 +136,17 @@ export function createHarnessUploads(
     calls,
     update: change,
     settled: () => checks,
-    add(endpoint, category, files, check) {
-      calls.added.push({ endpoint, category, files: [...files] });
+    add(endpoint, category, files, check, roomCategory = null) {
+      calls.added.push({ endpoint, category, room_category: roomCategory, files: [...files] });
       const added = files.map((file) =>
         harnessUploadItem({
           endpoint,
           category,
+          room_category: roomCategory,
           file,
           file_name: file.name,
           status: check ? 'checking' : 'queued',
-          is_in_background: !watchers.get(key(endpoint, category)),
+          is_in_background: !watchers.get(key(endpoint, category, roomCategory)),
         }),
       );
       commit([...items, ...added]);
@@ -190,11 +193,13 @@ export function createHarnessUploads(
       commit(items.filter((i) => i.id !== imageId && i.image?.image_id !== imageId));
       return result;
     },
-    items(endpoint, category) {
-      const k = key(endpoint, category);
+    items(endpoint, category, roomCategory = null) {
+      const k = key(endpoint, category, roomCategory);
       const cached = snapshots.get(k);
       if (cached?.source === items) return cached.result;
-      const result = items.filter((i) => i.endpoint === endpoint && i.category === category);
+      const result = items.filter(
+        (i) => i.endpoint === endpoint && i.category === category && i.room_category === roomCategory,
+      );
       snapshots.set(k, { source: items, result });
       return result;
     },
@@ -203,8 +208,8 @@ export function createHarnessUploads(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    watch(endpoint, category) {
-      const k = key(endpoint, category);
+    watch(endpoint, category, roomCategory = null) {
+      const k = key(endpoint, category, roomCategory);
       watchers.set(k, (watchers.get(k) ?? 0) + 1);
       return () => watchers.set(k, Math.max(0, (watchers.get(k) ?? 0) - 1));
     },

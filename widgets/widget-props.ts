@@ -91,6 +91,11 @@ export interface UploadItem {
   endpoint: string;
   /** The image category (multipart field `category`). */
   category: string;
+  /**
+   * The lead's room category the photo is of (multipart field `room_category`, sent before the file), or
+   * null for a category not split by room category.
+   */
+  room_category: string | null;
   /** The file chosen by the owner (kept for a retry and for a local preview). */
   file: File;
   /** `file.name`. */
@@ -136,11 +141,18 @@ export interface UploadBulkState {
  */
 export interface UploadApi {
   /**
-   * SPEC §4 bulk start: adds files to the queue for `endpoint` and `category`; each is pre-checked with
-   * `check` first (status `checking`, then `invalid` with the reason or `queued`), one file at a time, then
-   * uploaded in order. Starts the queue if it was stopped. Returns the new items' ids.
+   * SPEC §4 bulk start: adds files to the queue for `endpoint`, `category` and `roomCategory` (default null:
+   * none); each is pre-checked with `check` first (status `checking`, then `invalid` with the reason or
+   * `queued`), one file at a time, then uploaded in order. Starts the queue if it was stopped. Returns the new
+   * items' ids.
    */
-  add(endpoint: string, category: string, files: readonly File[], check?: UploadCheck): string[];
+  add(
+    endpoint: string,
+    category: string,
+    files: readonly File[],
+    check?: UploadCheck,
+    roomCategory?: string | null,
+  ): string[];
   /** Takes files from the queue again from the recorded start_index (after stop). */
   start(): void;
   /** SPEC §4 bulk stop: starts no further file and records start_index; running uploads finish. */
@@ -158,19 +170,20 @@ export interface UploadApi {
    */
   deleteImage(endpoint: string, imageId: string): Promise<DeleteImageResult>;
   /**
-   * The items of one endpoint and category, in the order they were added. The same array is returned until
-   * the manager changes, so it suits `useSyncExternalStore`.
+   * The items of one endpoint, category and room category (default null), in the order they were added. The
+   * same array is returned until the manager changes, so it suits `useSyncExternalStore`.
    */
-  items(endpoint: string, category: string): readonly UploadItem[];
+  items(endpoint: string, category: string, roomCategory?: string | null): readonly UploadItem[];
   /** The bulk queue's state. */
   bulk(): UploadBulkState;
   /** Calls `listener` after every change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
   /**
-   * Declares that a widget shows this endpoint and category (its items are not `is_in_background` while at
-   * least one watcher is on). Returns the function that ends it (call it when the widget unmounts).
+   * Declares that a widget shows this endpoint, category and room category (default null): its items are not
+   * `is_in_background` while at least one watcher is on. Returns the function that ends it (call it when the
+   * widget unmounts).
    */
-  watch(endpoint: string, category: string): () => void;
+  watch(endpoint: string, category: string, roomCategory?: string | null): () => void;
 }
 
 /** What the engine passes to every widget. `contents` has been validated against the widget's schema. */
