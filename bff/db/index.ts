@@ -8,6 +8,7 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-leads';
 import * as m0003 from './migrations/0003-lead-location';
 import * as m0004 from './migrations/0004-images';
+import * as m0007 from './migrations/0007-image-room-category';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0002-leads': m0002,
   '0003-lead-location': m0003,
   '0004-images': m0004,
+  '0007-image-room-category': m0007,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */
