@@ -880,7 +880,7 @@ describe('room photos per room category', () => {
       ['room', 'Deluxe', 1, 0, 0],
       ['room', null, 0, 3, 3],
     ]);
-    expect(config.category_totals.room.accepted_count).toBe(3);
+    expect(config.category_totals.room!.accepted_count).toBe(3);
     const deluxe = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Deluxe' });
     expect(deluxe.completed).toBe(true);
 
