@@ -911,6 +911,23 @@ describe('room photos per room category', () => {
     ]);
   });
 
+  it('keeps the task right when room categories are saved while room photos upload', async () => {
+    const id = await createLead();
+    await nonRoomPhotos(id);
+    await saveRooms(id, ['Deluxe']);
+    const [a, b, rooms] = await Promise.all([
+      upload(id, photo('nature/Aqua.jpg'), { roomCategory: 'Deluxe' }),
+      upload(id, photo('nature/TwoWings.jpg'), { roomCategory: 'Deluxe' }),
+      saveRooms(id, ['Deluxe', 'Suite']),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(rooms.tasks.images.completed).toBe(false);
+    const c = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Suite' });
+    // 6 accepted, 3 of rooms, each room category one or more: whichever order the three ran in.
+    expect(c).toMatchObject({ accepted_count: 6, completed: true });
+    expect((await checklist(id)).tasks.images.completed).toBe(true);
+  });
+
   it('brings the images task up to date when listing, after a change made elsewhere', async () => {
     const id = await createLead();
     await nonRoomPhotos(id);
