@@ -97,3 +97,65 @@ test('an owner uploads real photos with visible progress; a duplicate and a port
     page.getByRole('region', { name: 'Completed Tasks' }).getByText('Photos', { exact: true }),
   ).toBeVisible();
 });
+
+test('with room categories saved, the rooms ask for photos of each room category until the task completes', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, request);
+  const id = await addHotel(page, 'Lotus Room House');
+  // The room categories as the room categories task saves them (a draft is enough for the photos).
+  const saved = await page.request.put(`/hms_ms/api/v1/onboard/leads/${id}/sections/room_categories`, {
+    data: {
+      data: {
+        room_categories: [
+          { name: 'Deluxe double', count: 8 },
+          { name: 'Family suite', count: 2 },
+        ],
+      },
+      version: 0,
+      draft: true,
+    },
+  });
+  expect(saved.status()).toBe(200);
+
+  await page.goto(`/propertyOnboard/images?property_unique_id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Photos', exact: true })).toBeVisible();
+  await expect(section(page, 'Rooms')).toHaveCount(0);
+  await expect(section(page, 'Room photos: Deluxe double')).toBeVisible();
+  await expect(section(page, 'Room photos: Family suite')).toBeVisible();
+  await expect(
+    page.getByText('Room photos in all: 0 of 3, with at least 1 for each room category', { exact: true }),
+  ).toBeVisible();
+
+  await upload(page, 'Building from outside', [photo('nature/Dune.jpg')]);
+  await upload(page, 'Reception and common areas', [photo('nature/Storm.jpg')]);
+  await upload(page, 'Bathrooms', [photo('nature/Wood.jpg')]);
+  await upload(page, 'Room photos: Deluxe double', [
+    photo('nature/Garden.jpg'),
+    photo('nature/LadyBird.jpg'),
+    photo('nature/Aqua.jpg'),
+  ]);
+  // Six good photos and three of rooms, but the family suites have none yet.
+  await expect(page.getByText('6 of 6 good photos added')).toBeVisible();
+  await expect(
+    page.getByText('You have added every photo needed. You can add more at any time.'),
+  ).toHaveCount(0);
+
+  await upload(page, 'Room photos: Family suite', [photo('nature/TwoWings.jpg')]);
+  await expect(
+    page.getByText('Room photos in all: 4 of 3, with at least 1 for each room category', { exact: true }),
+  ).toBeVisible();
+  await expect(
+    page.getByText('You have added every photo needed. You can add more at any time.'),
+  ).toBeVisible();
+  await expect(section(page, 'Room photos: Family suite').getByText('Accepted', { exact: true })).toHaveCount(
+    1,
+  );
+
+  await page.getByRole('button', { name: 'Back to checklist' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Completed Tasks' }).getByText('Photos', { exact: true }),
+  ).toBeVisible();
+});

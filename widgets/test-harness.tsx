@@ -66,7 +66,13 @@ const noSend: Send = async (endpoint) => {
 
 /** What a harnessed widget asked of {@link createHarnessUploads}, in order. */
 export interface HarnessUploadCalls {
-  added: { endpoint: string; category: string; files: File[]; fields?: Readonly<Record<string, string>> }[];
+  added: {
+    endpoint: string;
+    category: string;
+    room_category: string | null;
+    files: File[];
+    fields?: Readonly<Record<string, string>>;
+  }[];
   retried: string[];
   removed: string[];
   deleted: { endpoint: string; imageId: string }[];
@@ -103,6 +109,7 @@ export function harnessUploadItem(
   return {
     id: `local-${clientUploadId}`,
     client_upload_id: clientUploadId,
+    room_category: null,
     file,
     size: file.size,
     fields: { category: fields.category },
@@ -131,7 +138,8 @@ export function createHarnessUploads(
   const watchers = new Map<string, number>();
   const snapshots = new Map<string, { source: readonly UploadItem[]; result: readonly UploadItem[] }>();
   const calls: HarnessUploadCalls = { added: [], retried: [], removed: [], deleted: [] };
-  const key = (endpoint: string, category: string) => `${endpoint}\n${category}`;
+  const key = (endpoint: string, category: string, roomCategory: string | null = null) =>
+    JSON.stringify([endpoint, category, roomCategory]);
   const commit = (next: readonly UploadItem[]) => {
     items = next;
     for (const listener of listeners) listener();
@@ -142,17 +150,24 @@ export function createHarnessUploads(
     calls,
     update: change,
     settled: () => checks,
-    add(endpoint, category, files, check, fields) {
-      calls.added.push({ endpoint, category, files: [...files], ...(fields ? { fields } : {}) });
+    add(endpoint, category, files, check, fields, roomCategory = null) {
+      calls.added.push({
+        endpoint,
+        category,
+        room_category: roomCategory,
+        files: [...files],
+        ...(fields ? { fields } : {}),
+      });
       const added = files.map((file) =>
         harnessUploadItem({
           endpoint,
           category,
           fields: { ...(fields ?? { category }) },
+          room_category: roomCategory,
           file,
           file_name: file.name,
           status: check ? 'checking' : 'queued',
-          is_in_background: !watchers.get(key(endpoint, category)),
+          is_in_background: !watchers.get(key(endpoint, category, roomCategory)),
         }),
       );
       commit([...items, ...added]);
@@ -199,11 +214,13 @@ export function createHarnessUploads(
       commit(items.filter((i) => i.id !== imageId && i.image?.image_id !== imageId));
       return result;
     },
-    items(endpoint, category) {
-      const k = key(endpoint, category);
+    items(endpoint, category, roomCategory = null) {
+      const k = key(endpoint, category, roomCategory);
       const cached = snapshots.get(k);
       if (cached?.source === items) return cached.result;
-      const result = items.filter((i) => i.endpoint === endpoint && i.category === category);
+      const result = items.filter(
+        (i) => i.endpoint === endpoint && i.category === category && i.room_category === roomCategory,
+      );
       snapshots.set(k, { source: items, result });
       return result;
     },
@@ -212,8 +229,8 @@ export function createHarnessUploads(
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    watch(endpoint, category) {
-      const k = key(endpoint, category);
+    watch(endpoint, category, roomCategory = null) {
+      const k = key(endpoint, category, roomCategory);
       watchers.set(k, (watchers.get(k) ?? 0) + 1);
       return () => watchers.set(k, Math.max(0, (watchers.get(k) ?? 0) - 1));
     },

@@ -125,6 +125,11 @@ export interface UploadItem {
    * `{ category }` unless {@link UploadApi.add} was given others (a KYC document sends `{ id_type }`).
    */
   fields: Readonly<Record<string, string>>;
+  /**
+   * The lead's room category the photo is of (multipart field `room_category`, sent before the file), or
+   * null for a category not split by room category.
+   */
+  room_category: string | null;
   /** The file chosen by the owner (kept for a retry and for a local preview). */
   file: File;
   /** `file.name`. */
@@ -176,10 +181,11 @@ export interface UploadBulkState {
  */
 export interface UploadApi {
   /**
-   * SPEC §4 bulk start: adds files to the queue for `endpoint` and `category`; each is pre-checked with
-   * `check` first (status `checking`, then `invalid` with the reason or `queued`), one file at a time, then
-   * uploaded in order. `fields` are the multipart text fields sent before `client_upload_id` and `file`
-   * (default `{ category }`). Starts the queue if it was stopped. Returns the new items' ids.
+   * SPEC §4 bulk start: adds files to the queue for `endpoint`, `category` and `roomCategory` (default null:
+   * none); each is pre-checked with `check` first (status `checking`, then `invalid` with the reason or
+   * `queued`), one file at a time, then uploaded in order. `fields` are the multipart text fields sent before
+   * `room_category`, `client_upload_id` and `file` (default `{ category }`). Starts the queue if it was
+   * stopped. Returns the new items' ids.
    */
   add(
     endpoint: string,
@@ -187,6 +193,7 @@ export interface UploadApi {
     files: readonly File[],
     check?: UploadCheck,
     fields?: Readonly<Record<string, string>>,
+    roomCategory?: string | null,
   ): string[];
   /** Takes files from the queue again from the recorded start_index (after stop). */
   start(): void;
@@ -205,19 +212,20 @@ export interface UploadApi {
    */
   deleteImage(endpoint: string, imageId: string): Promise<DeleteImageResult>;
   /**
-   * The items of one endpoint and category, in the order they were added. The same array is returned until
-   * the manager changes, so it suits `useSyncExternalStore`.
+   * The items of one endpoint, category and room category (default null), in the order they were added. The
+   * same array is returned until the manager changes, so it suits `useSyncExternalStore`.
    */
-  items(endpoint: string, category: string): readonly UploadItem[];
+  items(endpoint: string, category: string, roomCategory?: string | null): readonly UploadItem[];
   /** The bulk queue's state. */
   bulk(): UploadBulkState;
   /** Calls `listener` after every change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
   /**
-   * Declares that a widget shows this endpoint and category (its items are not `is_in_background` while at
-   * least one watcher is on). Returns the function that ends it (call it when the widget unmounts).
+   * Declares that a widget shows this endpoint, category and room category (default null): its items are not
+   * `is_in_background` while at least one watcher is on. Returns the function that ends it (call it when the
+   * widget unmounts).
    */
-  watch(endpoint: string, category: string): () => void;
+  watch(endpoint: string, category: string, roomCategory?: string | null): () => void;
 }
 
 /** What the engine passes to every widget. `contents` has been validated against the widget's schema. */

@@ -103,6 +103,12 @@ export interface LeadImagesTable {
   client_upload_id: string;
   /** A category of bff/screens/data/image-requirements.json. */
   category: string;
+  /**
+   * Name of the lead's room category (section room_categories) the photo shows, for the category split by
+   * room category once the lead had some when it was uploaded; else null. Kept as given when the owner
+   * later renames or removes the category (the photo then counts only towards the category's total).
+   */
+  room_category: string | null;
   /** processing | accepted | rejected (SPEC §4). */
   status: string;
   /** VERTICAL | RESOLUTION for a rejected image, else null (SPEC §5). */

@@ -217,6 +217,217 @@ describe('composeDefinition', () => {
   });
 });
 
+describe('$each', () => {
+  const rooms = [
+    { name: 'Deluxe', count: 2, beds: ['king', 'sofa'] },
+    { name: 'Suite', count: 1, beds: [] },
+    { name: 'Dorm', count: 0, beds: ['bunk'] },
+  ];
+  const withRooms = (list: unknown = rooms) => ({ ...owner, lead: { rooms: list } });
+  const roomId = (prefix: string) => ({ $logic: { cat: [prefix, { var: 'room_index' }] } });
+  const heading = (text: string) => ({ id: text, widget_type: 'text' as const, contents: { text } });
+
+  it('repeats a widget per item in place, binding the item and its index for $bind, $t values, $logic and condition', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([
+        heading('before'),
+        {
+          $each: 'lead.rooms',
+          as: 'room',
+          do: {
+            id: roomId('room_'),
+            widget_type: 'text',
+            condition: { '>': [{ var: 'room.count' }, 0] },
+            contents: {
+              text: { $t: 'screens.t.hello', values: { name: { $bind: 'room.name' } } },
+              variant: { $if: { '==': [{ var: 'room_index' }, 0] }, then: 'title', else: 'body' },
+            },
+          },
+        },
+        heading('after'),
+      ]),
+      withRooms(),
+      translate,
+    );
+    // Dorm (count 0) fails its condition; the index still counts it.
+    expect(payload.widget_list.map((w) => [w.id, w.contents])).toEqual([
+      ['before', { text: 'before' }],
+      ['room_0', { text: 'Hello Deluxe', variant: 'title' }],
+      ['room_1', { text: 'Hello Suite', variant: 'body' }],
+      ['after', { text: 'after' }],
+    ]);
+  });
+
+  it('gives nothing for an empty, missing or null list', () => {
+    const each = {
+      $each: 'lead.rooms',
+      as: 'room',
+      do: { id: roomId('room_'), widget_type: 'text' as const, contents: { text: { $bind: 'room.name' } } },
+    };
+    for (const list of [[], undefined, null]) {
+      const payload = composeDefinition(
+        'probe.json',
+        def([heading('only'), each]),
+        { ...owner, lead: { rooms: list } },
+        translate,
+      );
+      expect(payload.widget_list.map((w) => w.id)).toEqual(['only']);
+    }
+    const noLead = composeDefinition('probe.json', def([each]), { ...owner, lead: null }, translate);
+    expect(noLead.widget_list).toEqual([]);
+  });
+
+  it('repeats several widgets per item and nests: an inner $each sees the outer item', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([
+        {
+          $each: 'lead.rooms',
+          as: 'room',
+          do: [
+            { id: roomId('title_'), widget_type: 'text', contents: { text: { $bind: 'room.name' } } },
+            {
+              $each: 'room.beds',
+              as: 'bed',
+              do: {
+                id: { $logic: { cat: ['bed_', { var: 'room_index' }, '_', { var: 'bed_index' }] } },
+                widget_type: 'text',
+                contents: { text: { $logic: { cat: [{ var: 'room.name' }, ': ', { var: 'bed' }] } } },
+              },
+            },
+          ],
+        },
+      ]),
+      withRooms(),
+      translate,
+    );
+    expect(payload.widget_list.map((w) => [w.id, (w.contents as { text: string }).text])).toEqual([
+      ['title_0', 'Deluxe'],
+      ['bed_0_0', 'Deluxe: king'],
+      ['bed_0_1', 'Deluxe: sofa'],
+      ['title_1', 'Suite'],
+      ['title_2', 'Dorm'],
+      ['bed_2_0', 'Dorm: bunk'],
+    ]);
+  });
+
+  it('splices into arrays of contents, and makes an array where it stands alone', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def([
+        {
+          id: 'tips',
+          widget_type: 'photo_tips',
+          contents: {
+            title: 'Tips',
+            tips: [
+              'First',
+              {
+                $each: 'lead.rooms',
+                as: 'room',
+                do: { $t: 'screens.t.hello', values: { name: { $bind: 'room.name' } } },
+              },
+              'Last',
+            ],
+          },
+        },
+      ]),
+      withRooms(),
+      translate,
+    );
+    expect(payload.widget_list[0]!.contents).toEqual({
+      title: 'Tips',
+      tips: ['First', 'Hello Deluxe', 'Hello Suite', 'Hello Dorm', 'Last'],
+    });
+    const alone = composeDefinition(
+      'probe.json',
+      def([], {
+        form: { initial: { names: { $each: 'lead.rooms', as: 'room', do: { $bind: 'room.name' } } } },
+      }),
+      withRooms(),
+      translate,
+    );
+    expect(alone.form?.initial).toEqual({ names: ['Deluxe', 'Suite', 'Dorm'] });
+  });
+
+  it('refuses ids that repeat across items, naming the definition path and the item', () => {
+    const same = def([
+      {
+        $each: 'lead.rooms',
+        as: 'room',
+        do: { id: { $bind: 'lead.missing_so_constant' }, widget_type: 'text', contents: { text: 'x' } },
+      },
+    ]);
+    expect(() => composeDefinition('probe.json', same, withRooms(), translate)).toThrowError(
+      /probe\.json at \/widget_list\/0\/do\/id: must compose to a non-empty string \(room_index 0\)/,
+    );
+    const constant = def([
+      heading('x'),
+      {
+        $each: 'lead.rooms',
+        as: 'room',
+        do: { id: { $logic: { cat: ['room'] } }, widget_type: 'text', contents: { text: 'x' } },
+      },
+    ]);
+    expect(() => composeDefinition('probe.json', constant, withRooms(), translate)).toThrowError(
+      /probe\.json at \/widget_list\/1\/do\/id: duplicate id 'room' \(room_index 1\)/,
+    );
+  });
+
+  it('checks every composed widget against its schema and says which item broke it', () => {
+    const bad = def([
+      heading('x'),
+      {
+        $each: 'lead.rooms',
+        as: 'room',
+        do: {
+          id: roomId('room_'),
+          widget_type: 'text',
+          // The count is a number where text must be a string: only items reaching it break.
+          contents: {
+            text: { $if: { '==': [{ var: 'room_index' }, 1] }, then: { $bind: 'room.count' }, else: 'ok' },
+          },
+        },
+      },
+    ]);
+    let error: unknown;
+    try {
+      composeDefinition('probe.json', bad, withRooms(), translate);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ScreenDefinitionError);
+    expect((error as ScreenDefinitionError).path).toBe('/widget_list/1/do/contents/text');
+    expect((error as ScreenDefinitionError).detail).toMatch(/must be string \(room_index 1\)$/);
+  });
+
+  it('refuses a list that is not one, and a name that hides the context or an outer item', () => {
+    const over = (path: string, as: string) =>
+      def([{ $each: path, as, do: { id: roomId('r_'), widget_type: 'text', contents: { text: 'x' } } }]);
+    expect(() => composeDefinition('p.json', over('lead', 'room'), withRooms(), translate)).toThrowError(
+      /p\.json at \/widget_list\/0\/\$each: 'lead' is not a list/,
+    );
+    expect(() =>
+      composeDefinition('p.json', over('lead.rooms', 'user'), withRooms(), translate),
+    ).toThrowError(/\/widget_list\/0\/as: 'user' hides a name of the context/);
+    const nested = def([
+      {
+        $each: 'lead.rooms',
+        as: 'room',
+        do: {
+          $each: 'room.beds',
+          as: 'room',
+          do: { id: roomId('r_'), widget_type: 'text', contents: { text: 'x' } },
+        },
+      },
+    ]);
+    expect(() => composeDefinition('p.json', nested, withRooms(), translate)).toThrowError(
+      /\/widget_list\/0\/do\/as: 'room' hides a name of the context/,
+    );
+  });
+});
+
 describe('loadScreenCatalogue', () => {
   const copyDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'screens-'));
@@ -243,6 +454,75 @@ describe('loadScreenCatalogue', () => {
     expect(error).toBeInstanceOf(ScreenDefinitionError);
     expect((error as ScreenDefinitionError).file).toBe(join(dir, 'probe.json'));
     expect((error as ScreenDefinitionError).path).toBe('/widget_list/0/widget_type');
+  });
+
+  const uploaderProbe = (template: Record<string, unknown>) => ({
+    screen_id: 'probe',
+    widget_list: [{ $each: 'images.room_requirements', as: 'room', do: template }],
+  });
+
+  it('composes $each templates against the fixtures and flags one that breaks a widget schema once expanded', () => {
+    const dir = copyDir();
+    writeFileSync(
+      join(dir, 'probe.json'),
+      JSON.stringify(
+        uploaderProbe({
+          id: { $logic: { cat: ['room_', { var: 'room_index' }] } },
+          widget_type: 'text',
+          contents: { text: { $bind: 'room.min_count' } },
+        }),
+      ),
+    );
+    let error: unknown;
+    try {
+      loadScreenCatalogue({ dir, translate });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ScreenDefinitionError);
+    expect((error as ScreenDefinitionError).path).toBe('/widget_list/0/do/contents/text');
+    expect((error as ScreenDefinitionError).detail).toMatch(
+      /must be string \(room_index 0\) \(context owner-images-room-categories\.json\)/,
+    );
+
+    writeFileSync(
+      join(dir, 'probe.json'),
+      JSON.stringify(
+        uploaderProbe({
+          id: { $logic: { cat: ['room_', { var: 'room_index' }] } },
+          widget_type: 'text',
+          contents: { text: { $bind: 'room.room_category' } },
+        }),
+      ),
+    );
+    expect(loadScreenCatalogue({ dir, translate }).has('probe')).toBe(true);
+  });
+
+  it('refuses an $each that no fixture context expands, and a literal id inside one', () => {
+    const dir = copyDir();
+    writeFileSync(
+      join(dir, 'probe.json'),
+      JSON.stringify({
+        screen_id: 'probe',
+        widget_list: [
+          {
+            $each: 'lead.nothing_here',
+            as: 'room',
+            do: { id: { $bind: 'room.name' }, widget_type: 'text', contents: { text: 'x' } },
+          },
+        ],
+      }),
+    );
+    expect(() => loadScreenCatalogue({ dir, translate })).toThrowError(
+      /probe\.json at \/widget_list\/0: 'lead\.nothing_here' has no items in any fixture context/,
+    );
+    writeFileSync(
+      join(dir, 'probe.json'),
+      JSON.stringify(uploaderProbe({ id: 'room', widget_type: 'text', contents: { text: 'x' } })),
+    );
+    expect(() => loadScreenCatalogue({ dir, translate })).toThrowError(
+      /probe\.json at \/widget_list\/0\/do\/id: must be object/,
+    );
   });
 
   it('refuses a file whose screen_id differs from its name', () => {

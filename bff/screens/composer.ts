@@ -11,6 +11,12 @@
  *   rule's result (JSON Logic over the context, e.g. a path built with `cat`);
  * - `{"$merge": [v, …]}` by the objects its items compose to, merged left to right (later keys win;
  *   items that are not objects are skipped), e.g. defaults under the data a lead has saved;
+ * - `{"$each": "images.room_requirements", "as": "room", "do": template}` repeats `template` once per item
+ *   of the list at that path (see {@link WidgetRepeat}): in `widget_list` and inside any array it is
+ *   replaced by the composed templates (spliced, in the list's order); elsewhere by the array of them. Inside,
+ *   the item is bound as `room` and its position (0 first) as `room_index`, for `$bind`, `$logic`, `$t`
+ *   values and `condition` alike; a missing, null or empty list gives nothing. Widget ids inside are
+ *   computed from the item, so they stay unique;
  * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
  *   browser) is sent as it is.
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
@@ -33,6 +39,8 @@ import type {
   UserDetails,
   WidgetDefinition,
   WidgetEnvelope,
+  WidgetRepeat,
+  WidgetTemplate,
 } from '../../schemas/generated/types';
 import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
@@ -67,8 +75,17 @@ export interface ScreenContext {
   conflict?: { channel: 'email' | 'phone'; masked_destination: string; expires_at: string } | null;
 }
 
-/** ImagesConfig (SPEC §3 imagesConfig) with its requirements also keyed by category. */
-export type ScreenImages = ImagesConfig & { by_category: Record<string, ImageRequirement> };
+/**
+ * ImagesConfig (SPEC §3 imagesConfig) as the photos screen reads it: `by_category` keys the requirements
+ * that stand for a whole category (not those of one room category); `room_requirements` lists the
+ * requirements of the lead's room categories in the owner's order (empty without saved room categories);
+ * `other_room_photos` is the group of room photos whose room category is gone, or null.
+ */
+export type ScreenImages = ImagesConfig & {
+  by_category: Record<string, ImageRequirement>;
+  room_requirements: ImageRequirement[];
+  other_room_photos: ImageRequirement | null;
+};
 
 /** Translates `key` (e.g. `screens.sign_up.title`) into `locale`; returns the key itself when missing. */
 export type Translate = (locale: Locale, key: string, values?: Record<string, unknown>) => string;
@@ -132,17 +149,97 @@ export function readPath(source: unknown, path: string): unknown {
   return cur;
 }
 
+/**
+ * Where `$each` sites were met while composing, by JSON path of the definition: `seen` every site,
+ * `expanded` those whose list had at least one item (so their template was composed and checked).
+ */
+export interface RepeatLog {
+  seen: Map<string, string>;
+  expanded: Set<string>;
+}
+
 interface ResolveScope {
+  /** The definition file, for errors. */
+  file: string;
   ctx: Record<string, unknown>;
   locale: Locale;
   translate: Translate;
   /** Translation keys that were missing, with the JSON path that asked for them. */
   missing: { key: string; path: string }[];
+  /** Which item of which `$each` this is ('room_index 1'), outermost first; empty outside any. */
+  items: readonly string[];
+  repeats?: RepeatLog;
+}
+
+/** Names of the context an `$each` may not bind its item to. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  'global_info',
+  'flags',
+  'user',
+  'lead',
+  'locale',
+  'brand',
+  'params',
+  'images',
+  'languages',
+  'catalogue',
+]);
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+const isRepeat = (v: unknown): v is { $each: unknown; as: unknown; do: unknown } =>
+  isPlainObject(v) && '$each' in v;
+
+/** The `(room_index 1)` note of an item, or ''. */
+const itemNote = (scope: ResolveScope) => (scope.items.length ? ` (${scope.items.join(', ')})` : '');
+
+/**
+ * The scopes of an `$each` at `path`: one per item of its list, with the item bound as `as` and its position
+ * as `<as>_index`.
+ * @throws ScreenDefinitionError when `as` is not a name, hides a name of the context (or of an enclosing
+ *   `$each`), or the value at `$each` is neither a list nor missing/null.
+ */
+function repeatScopes(
+  rep: { $each: unknown; as: unknown },
+  scope: ResolveScope,
+  path: string,
+): ResolveScope[] {
+  const { as } = rep;
+  if (typeof rep.$each !== 'string' || rep.$each === '')
+    throw new ScreenDefinitionError(scope.file, `${path}/$each`, 'must be the dotted path of a list');
+  if (typeof as !== 'string' || !NAME.test(as))
+    throw new ScreenDefinitionError(scope.file, `${path}/as`, 'must be a name like room (a-z, 0-9, _)');
+  const index = `${as}_index`;
+  if (RESERVED_NAMES.has(as) || as in scope.ctx || index in scope.ctx)
+    throw new ScreenDefinitionError(scope.file, `${path}/as`, `'${as}' hides a name of the context`);
+  const list = readPath(scope.ctx, rep.$each);
+  scope.repeats?.seen.set(path, rep.$each);
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list))
+    throw new ScreenDefinitionError(
+      scope.file,
+      `${path}/$each`,
+      `'${rep.$each}' is not a list${itemNote(scope)}`,
+    );
+  if (list.length > 0) scope.repeats?.expanded.add(path);
+  return list.map((item: unknown, i) => ({
+    ...scope,
+    ctx: { ...scope.ctx, [as]: item, [index]: i },
+    items: [...scope.items, `${index} ${i}`],
+  }));
 }
 
 function resolveValue(value: unknown, scope: ResolveScope, path: string): unknown {
-  if (Array.isArray(value)) return value.map((v, i) => resolveValue(v, scope, `${path}/${i}`));
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    value.forEach((v, i) => {
+      if (isRepeat(v)) out.push(...(resolveValue(v, scope, `${path}/${i}`) as unknown[]));
+      else out.push(resolveValue(v, scope, `${path}/${i}`));
+    });
+    return out;
+  }
   if (!isPlainObject(value)) return value;
+  if (isRepeat(value))
+    return repeatScopes(value, scope, path).map((item) => resolveValue(value.do, item, `${path}/do`));
   if ('$t' in value) {
     // The key may itself be computed, e.g. {"$t": {"$logic": {"cat": ["screens.", …]}}}.
     const key = typeof value.$t === 'string' ? value.$t : resolveValue(value.$t, scope, `${path}/$t`);
@@ -150,7 +247,7 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
       ? (resolveValue(value.values, scope, `${path}/values`) as Record<string, unknown>)
       : undefined;
     const text = scope.translate(scope.locale, String(key), values);
-    if (text === String(key)) scope.missing.push({ key: String(key), path });
+    if (text === String(key)) scope.missing.push({ key: String(key), path: `${path}${itemNote(scope)}` });
     return text;
   }
   if (typeof value.$bind === 'string') {
@@ -179,10 +276,21 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
 const holds = (rule: JsonLogic | undefined, ctx: Record<string, unknown>): boolean =>
   rule === undefined ? true : Boolean(jsonLogic.apply(rule as never, ctx));
 
-function composeWidget(def: WidgetDefinition, scope: ResolveScope, path: string): WidgetEnvelope | undefined {
+function composeWidget(
+  def: WidgetDefinition | WidgetTemplate,
+  scope: ResolveScope,
+  path: string,
+): WidgetEnvelope | undefined {
   if (!holds(def.condition, scope.ctx)) return undefined;
+  const id = typeof def.id === 'string' ? def.id : resolveValue(def.id, scope, `${path}/id`);
+  if (typeof id !== 'string' || id === '')
+    throw new ScreenDefinitionError(
+      scope.file,
+      `${path}/id`,
+      `must compose to a non-empty string${itemNote(scope)}`,
+    );
   const widget: WidgetEnvelope = {
-    id: def.id,
+    id,
     widget_type: def.widget_type,
     contents: resolveValue(def.contents, scope, `${path}/contents`) as Record<string, unknown>,
   };
@@ -193,6 +301,32 @@ function composeWidget(def: WidgetDefinition, scope: ResolveScope, path: string)
     if (fb) widget.fallback = fb;
   }
   return widget;
+}
+
+/** A composed widget with the definition path it came from and which `$each` item made it. */
+interface Composed {
+  widget: WidgetEnvelope;
+  path: string;
+  note: string;
+}
+
+/** Composes one item of widget_list (a widget, or an `$each` of widgets) into `out`. */
+function composeListItem(
+  item: WidgetDefinition | WidgetTemplate | WidgetRepeat,
+  scope: ResolveScope,
+  path: string,
+  out: Composed[],
+): void {
+  if ('$each' in item) {
+    for (const child of repeatScopes(item, scope, path)) {
+      if (Array.isArray(item.do))
+        item.do.forEach((t, j) => composeListItem(t, child, `${path}/do/${j}`, out));
+      else composeListItem(item.do, child, `${path}/do`, out);
+    }
+    return;
+  }
+  const widget = composeWidget(item, scope, path);
+  if (widget) out.push({ widget, path, note: itemNote(scope) });
 }
 
 function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
@@ -207,21 +341,27 @@ function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
 }
 
 /**
- * Composes one definition for one context and checks the result.
- * @throws ScreenDefinitionError naming `file` and the JSON path of the first problem (including a
- *   translation key missing from the catalogue).
+ * Composes one definition for one context and checks the result. `repeats`, when given, records the
+ * `$each` sites met and those that had items (see {@link loadScreenCatalogue}).
+ * @throws ScreenDefinitionError naming `file` and the JSON path in the definition of the first problem
+ *   (a widget made by `$each` adds which item, e.g. '(room_index 1)'), including a translation key missing
+ *   from the catalogue, a duplicate widget id and contents breaking the widget's schema.
  */
 export function composeDefinition(
   file: string,
   def: ScreenDefinition,
   ctx: ScreenContext,
   translate: Translate,
+  repeats?: RepeatLog,
 ): ScreenPayload {
   const scope: ResolveScope = {
+    file,
     ctx: { params: {}, ...ctx, ...screenData } as unknown as Record<string, unknown>,
     locale: ctx.locale,
     translate,
     missing: [],
+    items: [],
+    ...(repeats ? { repeats } : {}),
   };
   const payload: ScreenPayload = {
     screen_id: def.screen_id,
@@ -234,23 +374,32 @@ export function composeDefinition(
       typeof def.hide_footer === 'boolean' ? def.hide_footer : holds(def.hide_footer as JsonLogic, scope.ctx);
   }
   if (def.form !== undefined) payload.form = resolveValue(def.form, scope, '/form') as ScreenPayload['form'];
-  def.widget_list.forEach((w, i) => {
-    const widget = composeWidget(w, scope, `/widget_list/${i}`);
-    if (widget) payload.widget_list.push(widget);
-  });
+  const composed: Composed[] = [];
+  def.widget_list.forEach((w, i) => composeListItem(w, scope, `/widget_list/${i}`, composed));
+  payload.widget_list = composed.map((c) => c.widget);
   const miss = scope.missing[0];
   if (miss) throw new ScreenDefinitionError(file, miss.path, `translation key '${miss.key}' not found`);
+  // Errors name the definition's path of the widget (and the $each item), not its place in the payload.
   if (!validatePayload(payload)) {
     const [p, msg] = firstError(validatePayload.errors);
+    const at = /^\/widget_list\/(\d+)(.*)$/.exec(p);
+    const source = at ? composed[Number(at[1])] : undefined;
+    if (source) throw new ScreenDefinitionError(file, `${source.path}${at![2]}`, `${msg}${source.note}`);
     throw new ScreenDefinitionError(file, p, msg);
   }
   const ids = new Set<string>();
-  payload.widget_list.forEach((w, i) => {
-    if (ids.has(w.id))
-      throw new ScreenDefinitionError(file, `/widget_list/${i}/id`, `duplicate id '${w.id}'`);
-    ids.add(w.id);
-    checkWidget(file, w, `/widget_list/${i}`);
-  });
+  for (const { widget, path, note } of composed) {
+    if (ids.has(widget.id))
+      throw new ScreenDefinitionError(file, `${path}/id`, `duplicate id '${widget.id}'${note}`);
+    ids.add(widget.id);
+    try {
+      checkWidget(file, widget, path);
+    } catch (err) {
+      if (err instanceof ScreenDefinitionError && note)
+        throw new ScreenDefinitionError(file, err.path, `${err.detail}${note}`);
+      throw err;
+    }
+  }
   return payload;
 }
 
@@ -263,7 +412,12 @@ export function readDefinition(file: string): ScreenDefinition {
     throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
   }
   if (!validateDefinition(json)) {
-    const [p, msg] = firstError(validateDefinition.errors);
+    // A widget_list item is a widget or an $each: of the two branches' errors, the deepest is the one
+    // about what the author wrote (e.g. /widget_list/3/do/id rather than "must have required property 'id'").
+    const deepest = [...(validateDefinition.errors ?? [])].sort(
+      (a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length,
+    );
+    const [p, msg] = firstError(deepest);
     throw new ScreenDefinitionError(file, p, msg);
   }
   const def = json as ScreenDefinition;
@@ -289,7 +443,8 @@ export function loadFixtureContexts(dir: string): Record<string, ScreenContext> 
 /**
  * Loads every definition of `dir` (its *.json files) and checks each by composing it for every fixture
  * context of `dir/fixtures/contexts` (a public screen only for anonymous contexts too; every screen for
- * signed-in ones), so a broken edit never goes live.
+ * signed-in ones), so a broken edit never goes live. Every `$each` must have items in at least one of those
+ * contexts, so that its template is composed and checked too.
  * @throws ScreenDefinitionError naming the file and the JSON path (the server refuses to start).
  */
 export function loadScreenCatalogue(opts: { dir: string; translate: Translate }): ScreenCatalogue {
@@ -304,16 +459,26 @@ export function loadScreenCatalogue(opts: { dir: string; translate: Translate })
   }
   const contexts = loadFixtureContexts(opts.dir);
   for (const { file, def } of defs.values()) {
+    const repeats: RepeatLog = { seen: new Map(), expanded: new Set() };
     for (const [ctxName, ctx] of Object.entries(contexts)) {
       if (!ctx.user && !def.public) continue;
       try {
-        composeDefinition(file, def, ctx, opts.translate);
+        composeDefinition(file, def, ctx, opts.translate, repeats);
       } catch (err) {
         if (err instanceof ScreenDefinitionError) {
           throw new ScreenDefinitionError(err.file, err.path, `${err.detail} (context ${ctxName})`);
         }
         throw err;
       }
+    }
+    // A template no fixture context expands was never composed, so nothing checked it.
+    for (const [path, list] of repeats.seen) {
+      if (!repeats.expanded.has(path))
+        throw new ScreenDefinitionError(
+          file,
+          path,
+          `'${list}' has no items in any fixture context, so the template is never checked: add a context of bff/screens/fixtures/contexts/ where it has some`,
+        );
     }
   }
   return {

@@ -7,6 +7,7 @@ import phash from 'sharp-phash';
 import { createAjv } from '../../schemas/ajv';
 import type {
   DeleteImageResult,
+  ImageRequirement,
   ImageRequirementsData,
   ImagesConfig,
   Locale,
@@ -16,6 +17,7 @@ import type {
 import type { Database, LeadImageRow } from '../db/schema';
 import { onboardError } from '../errors';
 import defaultRequirements from '../screens/data/image-requirements.json' with { type: 'json' };
+import type { ScreenImages } from '../screens/composer';
 import type { ImageStorage } from './image-storage';
 import { LEAD_STATUS_DISCARDED } from './leads';
 
@@ -58,8 +60,13 @@ export interface ImageCategoryRule {
   category: string;
   /** 1 first. */
   priority: number;
-  /** Accepted photos of this category the images task needs. */
+  /** Accepted photos of this category the images task needs (in all, when split by room category). */
   minCount: number;
+  /**
+   * Accepted photos each of the lead's room categories needs when this category is split by room category
+   * (`min_per_room_category`); null when it is not.
+   */
+  minPerRoomCategory: number | null;
 }
 
 /** The photo requirements in force (SPEC §5 minimum count of good images). */
@@ -70,6 +77,8 @@ export interface ImageRequirementRules {
   minTotal: number;
   /** Whether `category` is one of the categories. */
   has(category: string): boolean;
+  /** The category split by the lead's room categories (the one with min_per_room_category), or null. */
+  roomSplit: (ImageCategoryRule & { minPerRoomCategory: number }) | null;
 }
 
 /**
@@ -90,16 +99,73 @@ export function loadImageRequirements(
   }
   const data = doc as ImageRequirementsData;
   const categories = data.categories
-    .map((c) => ({ category: c.category, priority: c.priority, minCount: c.min_count }))
+    .map((c) => ({
+      category: c.category,
+      priority: c.priority,
+      minCount: c.min_count,
+      minPerRoomCategory: c.min_per_room_category ?? null,
+    }))
     .sort((a, b) => a.priority - b.priority);
   const keys = new Set(categories.map((c) => c.category));
   if (keys.size !== categories.length) throw new Error('image requirements: a category is listed twice');
   if (new Set(categories.map((c) => c.priority)).size !== categories.length)
     throw new Error('image requirements: two categories share a priority');
+  const split = categories.filter((c) => c.minPerRoomCategory !== null);
+  if (split.length > 1)
+    throw new Error('image requirements: only one category may have min_per_room_category');
   return {
     categories,
     minTotal: minTotalOverride ?? data.min_total,
     has: (category) => keys.has(category),
+    roomSplit: (split[0] as (ImageCategoryRule & { minPerRoomCategory: number }) | undefined) ?? null,
+  };
+}
+
+/** A room category's name as shown: NFC, trimmed, runs of white space made one space. */
+const cleanName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ');
+
+/**
+ * The key two room category names are compared by: the name as shown ({@link cleanName}) in lower case, so
+ * 'Deluxe  double' and 'deluxe double' are one category and a change of case keeps its photos.
+ */
+export function roomCategoryKey(name: string): string {
+  return cleanName(name).toLocaleLowerCase('und');
+}
+
+/**
+ * The lead's room categories a photo can be of, from the data of section room_categories as saved (draft
+ * or final: what the owner last entered), in the owner's order: the names as shown, blank ones and unnamed
+ * categories left out, a name given twice (same {@link roomCategoryKey}) kept once. [] for anything else.
+ */
+export function roomCategoriesOf(data: unknown): string[] {
+  const list = (data as { room_categories?: unknown } | null | undefined)?.room_categories;
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const c of list) {
+    const name = (c as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string' || cleanName(name) === '') continue;
+    const key = roomCategoryKey(name);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    names.push(cleanName(name));
+  }
+  return names;
+}
+
+/**
+ * ImagesConfig as the photos screen binds it ({@link ScreenImages}): the whole-category requirements by
+ * category (`images.by_category.facade.images`), the requirements of the lead's room categories
+ * (`images.room_requirements`, for an `$each`) and the group of room photos whose room category is gone
+ * (`images.other_room_photos`, or null).
+ */
+export function toScreenImages(config: ImagesConfig): ScreenImages {
+  const whole = config.requirements.filter((r) => r.room_category === undefined);
+  return {
+    ...config,
+    by_category: Object.fromEntries(whole.map((r) => [r.category, r])),
+    room_requirements: config.requirements.filter((r) => typeof r.room_category === 'string'),
+    other_room_photos: config.requirements.find((r) => r.room_category === null) ?? null,
   };
 }
 
@@ -113,6 +179,11 @@ export type UploadStream = Readable & {
 export interface UploadInput {
   /** A category of the requirements. */
   category: string;
+  /**
+   * The multipart field `room_category` (undefined when not sent): one of the lead's room categories,
+   * required for the split category once the lead has some, refused otherwise.
+   */
+  roomCategory?: string | undefined;
   /** UUID chosen by the browser; a retry with the same one answers the stored image (idempotent). */
   clientUploadId: string;
   /** The file's bytes; read only after the ownership, permission and idempotency checks. */
@@ -133,7 +204,10 @@ export interface ImageService {
    * Checks and stores one photo. Order: the owner's lead (else 404 ONB_LEAD_NOT_FOUND); upload enabled
    * for the property (else 403 ONB_IMAGE_UPLOAD_DISABLED); a known (lead, clientUploadId) answers that
    * image again (`created` false) without reading the file; a known category (else 400 ONB_INVALID_INPUT
-   * field category); the file read up to {@link MAX_IMAGE_BYTES} (over → 413 ONB_IMAGE_TOO_LARGE, the
+   * field category); for the category split by room category (min_per_room_category) once the lead has
+   * saved room categories, `roomCategory` naming one of them, compared by {@link roomCategoryKey} and stored
+   * as the lead spells it; no `roomCategory` in any other case (else 400 ONB_INVALID_INPUT field
+   * room_category); the file read up to {@link MAX_IMAGE_BYTES} (over → 413 ONB_IMAGE_TOO_LARGE, the
    * rest is not read); JPEG or PNG by magic bytes (else 415 ONB_IMAGE_FORMAT); decodable within
    * {@link MAX_INPUT_PIXELS} (else 422 ONB_IMAGE_UPLOAD_FAILED: corrupt, truncated or a decompression
    * bomb); not the same bytes (SHA-256) nor the same picture (perceptual hash within
@@ -145,10 +219,19 @@ export interface ImageService {
    */
   upload(userId: string, propertyUniqueId: string, input: UploadInput): Promise<UploadOutcome>;
   /**
-   * The property's photo requirements with their active images, oldest first (SPEC §3 imagesConfig).
+   * The property's photo requirements with their active images, oldest first (SPEC §3 imagesConfig); the
+   * split category as one requirement per room category of the lead (see ImageRequirement.room_category).
+   * Brings the images task of the checklist up to date first (the requirements or the room categories may
+   * have changed since the last upload).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead.
    */
   list(userId: string, propertyUniqueId: string, locale: Locale): Promise<ImagesConfig>;
+  /**
+   * Brings the images task of lead `leadId` (`leads.id`) up to date inside `trx`, e.g. the transaction that
+   * saved its room categories: completed when every requirement, every category's total and min_total
+   * are met and no rejected photo is left. Takes the lead's upload lock first.
+   */
+  syncTask(trx: Transaction<Database>, leadId: string): Promise<void>;
   /**
    * Deletes a photo: it becomes inactive (SPEC §4) and its files are removed. Rejected photos always;
    * others only within the delete window after their upload (SPEC §5).
@@ -284,8 +367,18 @@ interface LeadRef {
 interface ImageTotals {
   acceptedCount: number;
   rejectedCount: number;
+  /** Accepted photos by category. */
   byCategory: Map<string, number>;
+  /** Accepted photos of the split category by {@link roomCategoryKey}, for the lead's room categories only. */
+  byRoomCategory: Map<string, number>;
   completed: boolean;
+}
+
+/** The active photos of a lead, its room categories and the task's state, read in one transaction. */
+interface LeadPhotos {
+  rows: LeadImageRow[];
+  roomCategories: string[];
+  totals: ImageTotals;
 }
 
 const isUniqueViolation = (err: unknown) =>
@@ -318,33 +411,84 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       .orderBy('id', 'asc')
       .execute();
 
-  const totalsOf = (rows: readonly Pick<LeadImageRow, 'category' | 'status'>[]): ImageTotals => {
+  const { roomSplit } = requirements;
+
+  /** The room categories of section room_categories of lead `leadId` ({@link roomCategoriesOf}). */
+  const roomCategoriesFor = async (q: Kysely<Database> | Transaction<Database>, leadId: string) =>
+    roomSplit
+      ? roomCategoriesOf(
+          (
+            await q
+              .selectFrom('lead_sections')
+              .select('data')
+              .where('lead_id', '=', leadId)
+              .where('section', '=', 'room_categories')
+              .executeTakeFirst()
+          )?.data,
+        )
+      : [];
+
+  /** Whether a photo belongs to one of `keys` (room category keys) of the split category. */
+  const roomKeyOf = (r: Pick<LeadImageRow, 'category' | 'room_category'>, keys: ReadonlySet<string>) => {
+    if (!roomSplit || r.category !== roomSplit.category || r.room_category === null) return undefined;
+    const key = roomCategoryKey(r.room_category);
+    return keys.has(key) ? key : undefined;
+  };
+
+  const totalsOf = (
+    rows: readonly Pick<LeadImageRow, 'category' | 'room_category' | 'status'>[],
+    roomCategories: readonly string[],
+  ): ImageTotals => {
+    const keys = new Set(roomCategories.map(roomCategoryKey));
     const byCategory = new Map<string, number>();
+    const byRoomCategory = new Map<string, number>();
     let acceptedCount = 0;
     let rejectedCount = 0;
     for (const r of rows) {
       if (r.status === 'accepted') {
         acceptedCount += 1;
         byCategory.set(r.category, (byCategory.get(r.category) ?? 0) + 1);
+        const key = roomKeyOf(r, keys);
+        if (key !== undefined) byRoomCategory.set(key, (byRoomCategory.get(key) ?? 0) + 1);
       } else if (r.status === 'rejected') rejectedCount += 1;
     }
-    // Rejected photos must be deleted before publishing (SPEC §5), so they keep the task open.
+    // Rejected photos must be deleted before publishing (SPEC §5), so they keep the task open. A split
+    // category needs its own minimum in all besides each room category's.
     const completed =
       rejectedCount === 0 &&
       acceptedCount >= requirements.minTotal &&
-      requirements.categories.every((c) => (byCategory.get(c.category) ?? 0) >= c.minCount);
-    return { acceptedCount, rejectedCount, byCategory, completed };
+      requirements.categories.every((c) => (byCategory.get(c.category) ?? 0) >= c.minCount) &&
+      roomCategories.every(
+        (name) => (byRoomCategory.get(roomCategoryKey(name)) ?? 0) >= (roomSplit?.minPerRoomCategory ?? 0),
+      );
+    return { acceptedCount, rejectedCount, byCategory, byRoomCategory, completed };
+  };
+
+  /** The lead's active photos, room categories and totals as `q` sees them. */
+  const photosOf = async (
+    q: Kysely<Database> | Transaction<Database>,
+    leadId: string,
+  ): Promise<LeadPhotos> => {
+    const rows = await activeImages(q, leadId);
+    const roomCategories = await roomCategoriesFor(q, leadId);
+    return { rows, roomCategories, totals: totalsOf(rows, roomCategories) };
   };
 
   /**
-   * Keeps the checklist's images task in step with the photos (section `images`, data
-   * `{ accepted_count }`): inserted at version 1, then version + 1 only when the data or the completion
-   * changes. Runs in the transaction of the change.
+   * Keeps the checklist's images task in step with the photos and the room categories (section `images`,
+   * data `{ accepted_count }`): inserted at version 1, then version + 1 only when the data or the
+   * completion changes. Runs in the transaction of the change, after the lead's upload lock. The lead's
+   * updated_at moves when the task changed, or always with `touch` (an upload or a delete).
    */
-  const syncChecklist = async (trx: Transaction<Database>, leadId: string): Promise<ImageTotals> => {
-    const totals = totalsOf(await activeImages(trx, leadId));
+  const syncChecklist = async (
+    trx: Transaction<Database>,
+    leadId: string,
+    touch: boolean,
+  ): Promise<LeadPhotos> => {
+    const photos = await photosOf(trx, leadId);
+    const { totals } = photos;
     const t = new Date(now());
-    await trx
+    const changed = await trx
       .insertInto('lead_sections')
       .values({
         lead_id: leadId,
@@ -367,9 +511,80 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
             sql<boolean>`lead_sections.data <> excluded.data or lead_sections.completed <> excluded.completed`,
           ),
       )
-      .execute();
-    await trx.updateTable('leads').set({ updated_at: t }).where('id', '=', leadId).execute();
-    return totals;
+      .returning('version')
+      .executeTakeFirst();
+    if (changed || touch)
+      await trx.updateTable('leads').set({ updated_at: t }).where('id', '=', leadId).execute();
+    return photos;
+  };
+
+  /** One writer of a lead's photos at a time: uploads, deletes and syncs see each other. */
+  const lockLead = (trx: Transaction<Database>, leadId: string) =>
+    sql`select pg_advisory_xact_lock(hashtext(${leadId}))`.execute(trx);
+
+  /** The requirements of ImagesConfig, the split category per room category (see ImageRequirement). */
+  const requirementsOf = (photos: LeadPhotos, lead: LeadRef, locale: Locale): ImageRequirement[] => {
+    const { rows, roomCategories, totals } = photos;
+    const keys = new Set(roomCategories.map(roomCategoryKey));
+    return requirements.categories.flatMap((c): ImageRequirement[] => {
+      const own = rows.filter((r) => r.category === c.category);
+      const whole = {
+        category: c.category,
+        priority: c.priority,
+        min_count: c.minCount,
+        accepted_count: totals.byCategory.get(c.category) ?? 0,
+        images: own.map((r) => toImage(r, lead, locale)),
+      };
+      if (c.category !== roomSplit?.category || roomCategories.length === 0) return [whole];
+      const perRoom: ImageRequirement[] = roomCategories.map((name) => {
+        const key = roomCategoryKey(name);
+        return {
+          category: c.category,
+          room_category: name,
+          priority: c.priority,
+          min_count: roomSplit.minPerRoomCategory,
+          accepted_count: totals.byRoomCategory.get(key) ?? 0,
+          images: own.filter((r) => roomKeyOf(r, keys) === key).map((r) => toImage(r, lead, locale)),
+        };
+      });
+      // Photos of a room category renamed or removed since (or uploaded before there were any).
+      const others = own.filter((r) => roomKeyOf(r, keys) === undefined);
+      if (others.length === 0) return perRoom;
+      return [
+        ...perRoom,
+        {
+          category: c.category,
+          room_category: null,
+          priority: c.priority,
+          min_count: 0,
+          accepted_count: others.filter((r) => r.status === 'accepted').length,
+          images: others.map((r) => toImage(r, lead, locale)),
+        },
+      ];
+    });
+  };
+
+  /**
+   * The room category an upload of `category` is stored with: null when the category is not split or the
+   * lead has no room categories; else the lead's name matching `given`.
+   * @throws ONB_INVALID_INPUT (400, field room_category) when `given` is missing where needed, unknown, or
+   *   sent where none applies.
+   */
+  const roomCategoryFor = async (
+    leadId: string,
+    category: string,
+    given: string | undefined,
+  ): Promise<string | null> => {
+    const invalid = () => onboardError('ONB_INVALID_INPUT', { field: 'room_category' });
+    const names = category === roomSplit?.category ? await roomCategoriesFor(db, leadId) : [];
+    if (names.length === 0) {
+      if (given !== undefined) throw invalid();
+      return null;
+    }
+    const key = given === undefined ? '' : roomCategoryKey(given);
+    const name = names.find((n) => roomCategoryKey(n) === key);
+    if (!name) throw invalid();
+    return name;
   };
 
   const toImage = (row: LeadImageRow, lead: LeadRef, locale: Locale): PropertyImage => {
@@ -380,6 +595,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       image_id: row.id,
       client_upload_id: row.client_upload_id,
       category: row.category,
+      room_category: row.room_category,
       status: row.status as PropertyImage['status'],
       is_active: row.is_active,
       error_type: errorType,
@@ -404,7 +620,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
 
   /** The answer for an image stored earlier under the same client_upload_id. */
   const again = async (row: LeadImageRow, lead: LeadRef, locale: Locale): Promise<UploadOutcome> => {
-    const totals = totalsOf(await activeImages(db, lead.id));
+    const { totals } = await photosOf(db, lead.id);
     return {
       image: toImage(row, lead, locale),
       completed: totals.completed,
@@ -440,6 +656,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       const earlier = await findByUploadId(db, lead.id, input.clientUploadId);
       if (earlier) return again(earlier, lead, input.locale);
       if (!requirements.has(input.category)) throw onboardError('ONB_INVALID_INPUT', { field: 'category' });
+      const roomCategory = await roomCategoryFor(lead.id, input.category, input.roomCategory);
 
       const bytes = await readLimited(input.file);
       const type = await fileTypeFromBuffer(bytes);
@@ -464,6 +681,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         lead_id: lead.id,
         client_upload_id: input.clientUploadId,
         category: input.category,
+        room_category: roomCategory,
         status: errorType ? 'rejected' : 'accepted',
         error_type: errorType,
         is_active: true,
@@ -480,7 +698,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       try {
         const outcome = await db.transaction().execute(async (trx) => {
           // One upload of a lead at a time from here: the duplicate check and the insert see each other.
-          await sql`select pg_advisory_xact_lock(hashtext(${lead.id}))`.execute(trx);
+          await lockLead(trx, lead.id);
           const raced = await findByUploadId(trx, lead.id, input.clientUploadId);
           if (raced) return { kind: 'raced' as const, row: raced };
           if (isDuplicate(await activeImages(trx, lead.id), sha256, processed.phash))
@@ -493,7 +711,8 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
             .values(row)
             .returningAll()
             .executeTakeFirstOrThrow();
-          return { kind: 'stored' as const, row: inserted, totals: await syncChecklist(trx, lead.id) };
+          const { totals } = await syncChecklist(trx, lead.id, true);
+          return { kind: 'stored' as const, row: inserted, totals };
         });
         if (outcome.kind === 'raced') return again(outcome.row, lead, input.locale);
         return {
@@ -515,16 +734,19 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
 
     async list(userId, propertyUniqueId, locale) {
       const lead = await findLead(userId, propertyUniqueId);
-      const rows = await activeImages(db, lead.id);
-      const totals = totalsOf(rows);
+      const photos = await db.transaction().execute(async (trx) => {
+        await lockLead(trx, lead.id);
+        return syncChecklist(trx, lead.id, false);
+      });
+      const { totals } = photos;
       return {
-        requirements: requirements.categories.map((c) => ({
-          category: c.category,
-          priority: c.priority,
-          min_count: c.minCount,
-          accepted_count: totals.byCategory.get(c.category) ?? 0,
-          images: rows.filter((r) => r.category === c.category).map((r) => toImage(r, lead, locale)),
-        })),
+        requirements: requirementsOf(photos, lead, locale),
+        category_totals: Object.fromEntries(
+          requirements.categories.map((c) => [
+            c.category,
+            { min_count: c.minCount, accepted_count: totals.byCategory.get(c.category) ?? 0 },
+          ]),
+        ),
         min_total: requirements.minTotal,
         accepted_count: totals.acceptedCount,
         rejected_count: totals.rejectedCount,
@@ -544,7 +766,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       if (lead.image_upload_disabled) throw onboardError('ONB_IMAGE_UPLOAD_DISABLED');
       const t = new Date(now());
       const { row, totals } = await db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${lead.id}))`.execute(trx);
+        await lockLead(trx, lead.id);
         const image = await trx
           .selectFrom('lead_images')
           .selectAll()
@@ -561,7 +783,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
           .set({ is_active: false, deleted_at: t })
           .where('id', '=', image.id)
           .execute();
-        return { row: image, totals: await syncChecklist(trx, lead.id) };
+        return { row: image, totals: (await syncChecklist(trx, lead.id, true)).totals };
       });
       await removeFiles(row);
       return {
@@ -570,6 +792,11 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         completed: totals.completed,
         accepted_count: totals.acceptedCount,
       };
+    },
+
+    async syncTask(trx, leadId) {
+      await lockLead(trx, leadId);
+      await syncChecklist(trx, leadId, false);
     },
 
     async file(userId, propertyUniqueId, imageId, variant) {

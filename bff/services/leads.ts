@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { distance as editDistance } from 'fastest-levenshtein';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { createAjv } from '../../schemas/ajv';
 import type {
   Checklist,
@@ -373,6 +373,12 @@ export function toLead(row: LeadRow, sectionRows: readonly LeadSectionRow[]): Le
   };
 }
 
+/**
+ * Told of a saved section inside the save's transaction (`trx`), with the lead's `leads.id`: e.g. the
+ * images task follows the room categories. What it writes is part of the save; what it throws aborts it.
+ */
+export type SectionSavedListener = (trx: Transaction<Database>, leadId: string) => Promise<void>;
+
 /** What {@link LeadService.saveSection} answers: the section as saved and the lead's checklist. */
 export interface SavedSection {
   section: LeadSection;
@@ -427,6 +433,12 @@ export interface LeadService {
     body: SaveLeadSectionBody,
     country: string,
   ): Promise<SavedSection>;
+  /**
+   * Calls `listener` in the transaction of every save of `section` (draft or final), right after the
+   * section's new data is written and before the checklist of the answer is read, so a task it updates is
+   * answered as updated. Listeners run in the order they were added.
+   */
+  onSectionSaved(section: ChecklistTask, listener: SectionSavedListener): void;
 }
 
 const isUniqueViolation = (err: unknown) =>
@@ -558,6 +570,7 @@ const MAX_MATCHES = 5;
 /** Creates the lead service over `db`. */
 export function createLeadService(db: Kysely<Database>, options: LeadServiceOptions): LeadService {
   const now = options.now ?? Date.now;
+  const listeners = new Map<string, SectionSavedListener[]>();
   const sectionsOf = async (leadIds: string[]) =>
     leadIds.length === 0
       ? []
@@ -802,6 +815,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
                 .returningAll()
                 .executeTakeFirst();
         if (!saved) throw onboardError('ONB_VERSION_CONFLICT');
+        for (const listener of listeners.get(section) ?? []) await listener(trx, lead.id);
         // The property's name lives in basic_info too; the lead's title follows its last saved value.
         const title = section === 'basic_info' && typeof data.title === 'string' ? data.title : undefined;
         // A final save writes what the section puts on the lead (the pin), and a lead that was cold for
@@ -849,6 +863,10 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
         }
         return { section: toSection(saved), checklist: checklistOf(all) };
       });
+    },
+
+    onSectionSaved(section, listener) {
+      listeners.set(section, [...(listeners.get(section) ?? []), listener]);
     },
   };
 }

@@ -43,6 +43,7 @@ function image(fields: Partial<PropertyImage> = {}): PropertyImage {
     image_id: `aaaaaaaa-0000-4000-8000-${String(counter).padStart(12, '0')}`,
     client_upload_id: '',
     category: 'room',
+    room_category: null,
     status: 'accepted',
     is_active: true,
     error_type: null,
@@ -96,6 +97,30 @@ describe('upload manager: queue', () => {
     expect(field(calls[0]!, 'category')).toBe('room');
     expect(field(calls[0]!, 'client_upload_id')).toBe('00000000-0000-4000-8000-000000000001');
     expect((field(calls[0]!, 'file') as File).name).toBe('p0.jpg');
+  });
+
+  it('sends room_category after category when the item has one, and keeps each room category apart', async () => {
+    manager.add(ENDPOINT, 'room', files(1), undefined, undefined, 'Deluxe double');
+    manager.add(ENDPOINT, 'room', files(1));
+    expect(calls[0]!.fields.map(([name]) => name)).toEqual([
+      'category',
+      'room_category',
+      'client_upload_id',
+      'file',
+    ]);
+    expect(field(calls[0]!, 'room_category')).toBe('Deluxe double');
+    expect(calls[1]!.fields.map(([name]) => name)).toEqual(['category', 'client_upload_id', 'file']);
+    expect(manager.items(ENDPOINT, 'room', 'Deluxe double').map((i) => i.room_category)).toEqual([
+      'Deluxe double',
+    ]);
+    expect(items().map((i) => i.room_category)).toEqual([null]);
+    expect(manager.items(ENDPOINT, 'room', 'Family suite')).toEqual([]);
+    // Watching one room category brings only its items to the foreground.
+    const stop = manager.watch(ENDPOINT, 'room', 'Deluxe double');
+    expect(manager.items(ENDPOINT, 'room', 'Deluxe double')[0]!.is_in_background).toBe(false);
+    expect(items()[0]!.is_in_background).toBe(true);
+    stop();
+    expect(manager.items(ENDPOINT, 'room', 'Deluxe double')[0]!.is_in_background).toBe(true);
   });
 
   it('runs at most 2 uploads at once, in the order added', async () => {

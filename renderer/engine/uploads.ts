@@ -26,7 +26,10 @@ const REFUSED_CODES: ReadonlySet<string> = new Set([
 /** The error code of a duplicate image (409, SPEC §8 'This image has already been uploaded…'). */
 export const DUPLICATE_CODE = 'ONB_IMAGE_DUPLICATE';
 
-/** Everything the manager holds in the store. `watchers` counts the widgets showing each endpoint + category. */
+/**
+ * Everything the manager holds in the store. `watchers` counts the widgets showing each endpoint + category +
+ * room category.
+ */
 export interface UploadState {
   items: readonly UploadItem[];
   bulk: UploadBulkState;
@@ -93,18 +96,23 @@ export interface UploadManagerOptions {
   newId?: () => string;
 }
 
-const keyOf = (endpoint: string, category: string) => `${endpoint}\n${category}`;
+const keyOf = (endpoint: string, category: string, roomCategory: string | null) =>
+  JSON.stringify([endpoint, category, roomCategory]);
+
+/** Whether `item` belongs to the uploader of this endpoint, category and room category. */
+const shownBy = (item: UploadItem, endpoint: string, category: string, roomCategory: string | null) =>
+  item.endpoint === endpoint && item.category === category && item.room_category === roomCategory;
 
 /**
  * The photo upload manager (issue 4, SPEC §3–§4), holding its state in `store` ({@link uploadsAtom}) so that
  * it outlives the widgets: a widget on another task's screen unmounts, its uploads carry on
- * (`is_in_background`), and the image_uploader of the same endpoint and category shows them again. Files are
- * pre-checked one at a time, then uploaded in the order added, `concurrency` at once, each as multipart
- * `category` (or the item's own `fields`, e.g. a KYC document's `id_type`), `client_upload_id`, `file` with
- * progress. The server's answer is kept as the item's `response`; an image answer replaces the temporary id
- * with the image's `image_id` and gives its status, any other answer leaves the item `processing` (the
- * widget follows what the server does next). Signing out (loggedInAtom false) aborts every upload and
- * forgets every item.
+ * (`is_in_background`), and the image_uploader of the same endpoint, category and room category shows them
+ * again. Files are pre-checked one at a time, then uploaded in the order added, `concurrency` at once, each as
+ * multipart `category` (or the item's own `fields`, e.g. a KYC document's `id_type`), `room_category` (when the
+ * item has one), `client_upload_id`, `file` with progress. The server's answer is kept as the item's
+ * `response`; an image answer replaces the temporary id with the image's `image_id` and gives its status, any
+ * other answer leaves the item `processing` (the widget follows what the server does next). Signing out
+ * (loggedInAtom false) aborts every upload and forgets every item.
  */
 export function createUploadManager(store: AppStore, options: UploadManagerOptions = {}): UploadApi {
   const upload = options.upload ?? apiUpload;
@@ -136,6 +144,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
     const form = new FormData();
     // The fields come before the file, so that the server knows them before it streams the bytes.
     for (const [name, value] of Object.entries(item.fields)) form.append(name, value);
+    if (item.room_category !== null) form.append('room_category', item.room_category);
     form.append('client_upload_id', clientUploadId);
     form.append('file', item.file, item.file_name);
     upload<unknown>(item.endpoint, form, {
@@ -224,8 +233,15 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
   });
 
   const api: UploadApi = {
-    add(endpoint, category, files, check?: UploadCheck, fields?: Readonly<Record<string, string>>) {
-      const background = !(get().watchers[keyOf(endpoint, category)] ?? 0);
+    add(
+      endpoint,
+      category,
+      files,
+      check?: UploadCheck,
+      fields?: Readonly<Record<string, string>>,
+      roomCategory: string | null = null,
+    ) {
+      const background = !(get().watchers[keyOf(endpoint, category, roomCategory)] ?? 0);
       const added: UploadItem[] = files.map((file) => {
         const clientUploadId = newId();
         return {
@@ -234,6 +250,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
           endpoint,
           category,
           fields: { ...(fields ?? { category }) },
+          room_category: roomCategory,
           file,
           file_name: file.name,
           size: file.size,
@@ -326,12 +343,12 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
       return result;
     },
 
-    items(endpoint, category) {
-      const key = keyOf(endpoint, category);
+    items(endpoint, category, roomCategory = null) {
+      const key = keyOf(endpoint, category, roomCategory);
       const source = get().items;
       const cached = snapshots.get(key);
       if (cached?.source === source) return cached.result;
-      const fresh = source.filter((i) => i.endpoint === endpoint && i.category === category);
+      const fresh = source.filter((i) => shownBy(i, endpoint, category, roomCategory));
       // Same contents as before: hand back the previous array so that readers do not re-render.
       const result =
         cached && cached.result.length === fresh.length && cached.result.every((i, n) => i === fresh[n])
@@ -345,8 +362,8 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
 
     subscribe: (listener) => store.sub(uploadsAtom, listener),
 
-    watch(endpoint, category) {
-      const key = keyOf(endpoint, category);
+    watch(endpoint, category, roomCategory = null) {
+      const key = keyOf(endpoint, category, roomCategory);
       const setWatchers = (delta: number) =>
         set((s) => {
           const count = Math.max(0, (s.watchers[key] ?? 0) + delta);
@@ -355,7 +372,7 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
             ...s,
             watchers: { ...s.watchers, [key]: count },
             items: s.items.map((i) =>
-              i.endpoint === endpoint && i.category === category && i.is_in_background !== background
+              shownBy(i, endpoint, category, roomCategory) && i.is_in_background !== background
                 ? { ...i, is_in_background: background }
                 : i,
             ),

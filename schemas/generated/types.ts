@@ -205,6 +205,10 @@ export type JsonLogic1 = {} | boolean;
  */
 export type JsonLogic2 = {} | boolean;
 /**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ */
+export type JsonLogic3 = {} | boolean;
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath1 = string;
@@ -239,7 +243,7 @@ export type ActionList4 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic3 = {} | boolean;
+export type JsonLogic4 = {} | boolean;
 /**
  * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
  */
@@ -260,7 +264,7 @@ export type ActionList6 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic4 = {} | boolean;
+export type JsonLogic5 = {} | boolean;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -720,7 +724,7 @@ export interface ImageParams {
   image_id: string;
 }
 /**
- * One category of photos the property needs (SPEC §3 imagesConfig.requirements with priority and images[].url).
+ * One category of photos the property needs (SPEC §3 imagesConfig.requirements with priority and images[].url). Once the owner has saved room categories, the room category (the one with min_per_room_category in bff/screens/data/image-requirements.json) is given as one requirement per room category (`room_category` = its name, in the owner's order), followed, when there are any, by the room photos whose room category is gone (`room_category` null: renamed or removed since, or uploaded before any were saved); ImagesConfig.category_totals keeps the category's own minimum.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ImageRequirement".
@@ -732,7 +736,7 @@ export interface ImageRequirement {
    */
   priority: number;
   /**
-   * Accepted photos of this category the images task needs.
+   * Accepted photos of this category (of this room category, when room_category is a name) the images task needs; 0 for the group of room photos whose room category is gone.
    */
   min_count: number;
   accepted_count: number;
@@ -740,6 +744,10 @@ export interface ImageRequirement {
    * The category's active images, oldest first.
    */
   images: PropertyImage[];
+  /**
+   * Absent: the whole category. A name: the photos of that room category of the lead (section room_categories). null: photos of the category whose room category no longer exists; they count only towards the category's total (category_totals).
+   */
+  room_category?: string | null;
 }
 /**
  * One photo of a property (SPEC §3 image, §4 image states): as the server decided it. `processing` while the server checks and re-encodes it; `accepted` counts towards the images task; `rejected` failed a quality rule (error_type) and must be deleted before publishing (SPEC §5). Files are served only to the owner, through `url` / `thumbnail_url`.
@@ -757,6 +765,10 @@ export interface PropertyImage {
    * A category of bff/screens/data/image-requirements.json (facade, reception, room, bathroom, other…).
    */
   category: string;
+  /**
+   * The lead's room category (section room_categories, its name) the photo shows, for a photo of the room category uploaded once the owner had saved some; else null. A name the lead no longer has (renamed or removed) puts the photo with the other room photos.
+   */
+  room_category: string | null;
   /**
    * The server's verdict. The upload answers accepted or rejected (it decides within the request); processing is kept for a verdict given later.
    */
@@ -800,13 +812,22 @@ export interface PropertyImage {
   can_delete: boolean;
 }
 /**
- * Answer of listPropertyImages (SPEC §3 imagesConfig): the requirements by category with their images, the totals and whether the images task is complete (every category's min_count and min_total accepted photos, and no rejected image left).
+ * Answer of listPropertyImages (SPEC §3 imagesConfig): the requirements by category (the room category split per room category of the lead once it has some) with their images, the totals and whether the images task is complete (every requirement's min_count, every category's min_count in all, min_total accepted photos, and no rejected image left).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ImagesConfig".
  */
 export interface ImagesConfig {
   requirements: ImageRequirement[];
+  /**
+   * Every category's own minimum and accepted photos in all, by category key (facade, room…), whatever their room category: a category split by room category still needs its min_count in all.
+   */
+  category_totals: {
+    [k: string]: {
+      min_count: number;
+      accepted_count: number;
+    };
+  };
   /**
    * Accepted photos needed in all (IMAGES_MIN_TOTAL, default 6).
    */
@@ -1622,7 +1643,7 @@ export interface MessageTree {
   [k: string]: string | MessageTree;
 }
 /**
- * The multipart/form-data body of uploadPropertyImage, in this order: `category`, `client_upload_id`, then `file` (the server reads the fields before it streams the file; a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
+ * The multipart/form-data body of uploadPropertyImage, in this order: `category`, `room_category` (when needed), `client_upload_id`, then `file` (the server reads the fields before it streams the file; a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "UploadImageForm".
@@ -1632,6 +1653,10 @@ export interface UploadImageForm {
    * A category of bff/screens/data/image-requirements.json (ImagesConfig.requirements[].category); another one answers 400 'Invalid Input' with field category.
    */
   category: string;
+  /**
+   * The lead's room category the photo shows (one of the names of its section room_categories). Required for the room category once the lead has saved room categories; refused otherwise. Missing when required, unknown, or sent where none applies: 400 'Invalid Input' with field room_category. Must come before the file.
+   */
+  room_category?: string;
   /**
    * A UUID the browser makes for this photo and reuses when it retries; the same id answers the stored image again (200) instead of a new one (201).
    */
@@ -1755,7 +1780,7 @@ export interface ImageRequirementsData {
    */
   min_total: number;
   /**
-   * Every category an image can have; the owner sees them by priority. Keys and priorities must be unique.
+   * Every category an image can have; the owner sees them by priority. Keys and priorities must be unique; at most one category has min_per_room_category.
    *
    * @minItems 1
    */
@@ -1770,9 +1795,13 @@ export interface ImageRequirementsData {
        */
       priority: number;
       /**
-       * Accepted photos of this category the images task needs.
+       * Accepted photos of this category the images task needs (for a category split by room category: in all, whatever their room category).
        */
       min_count: number;
+      /**
+       * Splits this category by the lead's room categories (section room_categories): once the owner has saved some, each room category needs this many accepted photos of its own, an upload of this category must name one (multipart field room_category), and min_count still applies to the category in all. Without saved room categories the category stays one requirement. At most one category may have it.
+       */
+      min_per_room_category?: number;
     },
     ...{
       /**
@@ -1784,9 +1813,13 @@ export interface ImageRequirementsData {
        */
       priority: number;
       /**
-       * Accepted photos of this category the images task needs.
+       * Accepted photos of this category the images task needs (for a category split by room category: in all, whatever their room category).
        */
       min_count: number;
+      /**
+       * Splits this category by the lead's room categories (section room_categories): once the owner has saved some, each room category needs this many accepted photos of its own, an upload of this category must name one (multipart field room_category), and min_count still applies to the category in all. Without saved room categories the category stays one requirement. At most one category may have it.
+       */
+      min_per_room_category?: number;
     }[]
   ];
 }
@@ -1815,7 +1848,7 @@ export interface Serviceability {
   };
 }
 /**
- * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.
+ * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, repeats {"$each": path, "as": name, "do": template} once per item of a list of the context, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ScreenDefinition".
@@ -1835,7 +1868,7 @@ export interface ScreenDefinition {
    */
   public?: boolean;
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning.
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
    *
    * This interface was referenced by `ScreenDefinition`'s JSON-Schema
    * via the `definition` "Value".
@@ -1844,7 +1877,7 @@ export interface ScreenDefinition {
     [k: string]: unknown;
   };
   hide_footer?: boolean | JsonLogic;
-  widget_list: WidgetDefinition[];
+  widget_list: (WidgetDefinition | WidgetRepeat)[];
   /**
    * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
    */
@@ -1863,6 +1896,49 @@ export interface WidgetDefinition {
   condition?: JsonLogic1;
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetDefinition;
+  contents: {};
+}
+/**
+ * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
+ *
+ * This interface was referenced by `ScreenDefinition`'s JSON-Schema
+ * via the `definition` "WidgetRepeat".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "WidgetRepeat".
+ */
+export interface WidgetRepeat {
+  /**
+   * Dotted path of the list in the context (or in an enclosing item, e.g. room.images).
+   */
+  $each: string;
+  /**
+   * The name the item is bound to inside `do` (for $bind, $logic, $t values and condition): `room` gives `room.<field>` and the position `room_index` (0 first). Must not hide a name of the context or of an enclosing $each.
+   */
+  as: string;
+  /**
+   * The widget (or widgets, or a nested $each) composed for each item.
+   */
+  do: WidgetTemplate | WidgetRepeat | (WidgetTemplate | WidgetRepeat)[];
+}
+/**
+ * A widget inside $each: a WidgetDefinition whose id is computed from the item ({"$logic": …}, {"$bind": …}), never a literal, which would repeat.
+ *
+ * This interface was referenced by `ScreenDefinition`'s JSON-Schema
+ * via the `definition` "WidgetTemplate".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "WidgetTemplate".
+ */
+export interface WidgetTemplate {
+  /**
+   * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
+   */
+  id: {};
+  widget_type: WidgetType;
+  condition?: JsonLogic2;
+  visible_when?: JsonLogic;
+  fallback?: 'drop' | WidgetTemplate;
   contents: {};
 }
 /**
@@ -1904,7 +1980,7 @@ export interface WidgetEnvelope {
    * Validated in the browser against the widget's own contents schema.
    */
   contents: {};
-  visible_when?: JsonLogic2;
+  visible_when?: JsonLogic3;
   /**
    * What to draw when the widget is unknown or its contents are invalid: 'drop' draws nothing; a widget draws that widget instead.
    */
@@ -2299,6 +2375,10 @@ export interface ImageUploaderContents {
    */
   category: string;
   /**
+   * The lead's room category the photos are of (ImageRequirement.room_category), sent as the multipart field `room_category` with every upload; absent for a category not split by room category.
+   */
+  room_category?: string;
+  /**
    * Heading of the category and accessible name of its photo list.
    */
   title: string;
@@ -2322,6 +2402,10 @@ export interface ImageUploaderContents {
    * False when upload and delete are disabled for this property (SPEC §5, §6): no add button, no delete of server images, disabled_message shown.
    */
   upload_enabled: boolean;
+  /**
+   * False: no add button here while the photos shown can still be deleted (the photos of room categories the owner renamed or removed). upload_enabled false still turns off both.
+   */
+  add_enabled?: boolean;
   /**
    * Shown instead of the add button when upload_enabled is false ('You are not allowed to upload images', SPEC §8).
    */
@@ -2403,7 +2487,7 @@ export interface InputContents {
   helper_text?: string;
   autofocus?: boolean;
   required?: boolean;
-  required_when?: JsonLogic3;
+  required_when?: JsonLogic4;
   /**
    * Shown when a required field is empty.
    */
@@ -2619,7 +2703,7 @@ export interface MapPinContents {
      * A position read less than this many ms ago (kept in localStorage under storage_key) is used without asking the browser again; also the maximumAge of the browser's request (SPEC §9: 300000, overridable by location_data_config.throttleDelay).
      */
     throttle_ms: number;
-    auto_when?: JsonLogic4;
+    auto_when?: JsonLogic5;
     /**
      * localStorage key of the last position read: {lat, lng, read_at (ms since epoch)}.
      */

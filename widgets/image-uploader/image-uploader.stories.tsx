@@ -28,7 +28,12 @@ type Scenario = 'none' | 'uploading' | 'mixed' | 'arabic';
 
 function itemsFor(scenario: Scenario, contents: ImageUploaderContents): UploadItem[] {
   const at = (fields: Partial<UploadItem> & { file_name: string }) =>
-    harnessUploadItem({ endpoint: contents.endpoint, category: contents.category, ...fields });
+    harnessUploadItem({
+      endpoint: contents.endpoint,
+      category: contents.category,
+      room_category: contents.room_category ?? null,
+      ...fields,
+    });
   switch (scenario) {
     case 'none':
       return [];
@@ -99,6 +104,12 @@ export const MixedStatuses: StoryT = {
 };
 /** Upload and delete disabled for the property: no add button, the message instead. */
 export const Disabled: StoryT = { args: { contents: withThumbnails(fixture('disabled')) } };
+/** One room category of the lead: uploads carry its name, and its own uploads in flight show. */
+export const RoomCategory: StoryT = {
+  args: { contents: withThumbnails(fixture('room-category')), scenario: 'uploading' },
+};
+/** Room photos of categories renamed or removed since: they can be deleted, not added to. */
+export const OtherRoomPhotos: StoryT = { args: { contents: withThumbnails(fixture('other-room-photos')) } };
 export const LongText: StoryT = {
   args: { contents: withThumbnails(fixture('long-text')), scenario: 'mixed' },
 };

@@ -30,6 +30,8 @@ const empty = fixtureContents<ImageUploaderContents>('image_uploader', 'empty');
 const mixed = fixtureContents<ImageUploaderContents>('image_uploader', 'mixed');
 const disabled = fixtureContents<ImageUploaderContents>('image_uploader', 'disabled');
 const arabic = fixtureContents<ImageUploaderContents>('image_uploader', 'arabic');
+const roomCategory = fixtureContents<ImageUploaderContents>('image_uploader', 'room-category');
+const otherRooms = fixtureContents<ImageUploaderContents>('image_uploader', 'other-room-photos');
 const { endpoint } = empty;
 
 const item = (fields: Parameters<typeof harnessUploadItem>[0] extends infer F ? Partial<F> : never) =>
@@ -285,8 +287,46 @@ describe('ImageUploader', () => {
     const uploads = createHarnessUploads();
     const watch = vi.spyOn(uploads, 'watch');
     const view = render(harness({ component: ImageUploader, contents: empty, uploads }));
-    expect(watch).toHaveBeenCalledWith(endpoint, 'room');
+    expect(watch).toHaveBeenCalledWith(endpoint, 'room', null);
     view.unmount();
+  });
+
+  it('with a room_category: uploads carry it, and only that room category’s uploads are shown', async () => {
+    const user = userEvent.setup();
+    const other = item({ room_category: 'Family suite', status: 'uploading', uploaded_percentile: 10 });
+    const mine = item({ room_category: 'Deluxe double', status: 'uploading', uploaded_percentile: 30 });
+    const plain = item({ status: 'uploading', uploaded_percentile: 50 });
+    const uploads = createHarnessUploads({ items: [other, mine, plain] });
+    const watch = vi.spyOn(uploads, 'watch');
+    render(harness({ component: ImageUploader, contents: roomCategory, uploads }));
+    expect(watch).toHaveBeenCalledWith(endpoint, 'room', 'Deluxe double');
+    const list = screen.getByRole('list', { name: 'Room photos: Deluxe double' });
+    // The four server images, then the one upload of this room category.
+    expect(within(list).getAllByRole('listitem')).toHaveLength(5);
+    expect(within(list).getByRole('progressbar', { name: 'Upload progress of Photo 5' })).toHaveAttribute(
+      'aria-valuenow',
+      '30',
+    );
+    await user.upload(screen.getByLabelText('Add photos'), pngFile(1600, 1200, 'deluxe.png'));
+    expect(uploads.calls.added).toEqual([
+      expect.objectContaining({ endpoint, category: 'room', room_category: 'Deluxe double' }),
+    ]);
+    expect(uploads.items(endpoint, 'room', 'Deluxe double')).toHaveLength(2);
+    expect(uploads.items(endpoint, 'room')).toEqual([plain]);
+  });
+
+  it('with add_enabled false: its photos can be deleted, nothing added, and no disabled message', async () => {
+    const user = userEvent.setup();
+    const uploads = createHarnessUploads();
+    render(harness({ component: ImageUploader, contents: otherRooms, uploads }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Other room photos' })).toBeInTheDocument();
+    expect(screen.getByText('2 photos added')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add photos' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Add photos')).not.toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Other room photos' });
+    await user.click(within(list).getByRole('button', { name: 'Delete Photo 1' }));
+    expect(uploads.calls.deleted).toEqual([{ endpoint, imageId: otherRooms.images[0]!.image_id }]);
   });
 
   it('reads right to left in Arabic with the Arabic texts', () => {

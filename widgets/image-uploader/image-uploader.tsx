@@ -278,7 +278,8 @@ const ANNOUNCEMENT_LOG = 5;
 const LOCAL_ONLY: ReadonlySet<UploadStatus> = new Set(['invalid', 'failed', 'duplicate']);
 
 /**
- * The `image_uploader` widget (issue 4; SPEC §2 images, §3–§5): the photos of one category. A heading with
+ * The `image_uploader` widget (issue 4; SPEC §2 images, §3–§5): the photos of one category (or of one room
+ * category of the lead). A heading with
  * "{{accepted}} of {{min}}" and a list of photos — the server's images (thumbnail_url) then the upload
  * manager's items for the same endpoint and category (a local preview until the server answers) — each with
  * its status chip, a progress bar with the percentage (aria-valuenow) while uploading, the reason of a refusal,
@@ -288,10 +289,16 @@ const LOCAL_ONLY: ReadonlySet<UploadStatus> = new Set(['invalid', 'failed', 'dup
  * engine's manager (`uploads`), so they carry on while the owner is elsewhere. Settled states and deletions
  * are announced in a polite live region; after an upload the server stored or a delete, `on_change` runs.
  * With upload_enabled false there is no add button and no delete of server images; disabled_message shows.
+ * With add_enabled false (a group that takes no new photos, e.g. the photos of room categories renamed or
+ * removed since) there is no add button, and delete works as usual. With a room_category, uploads carry it
+ * (multipart field `room_category`) and the manager's items are those of that room category only.
  */
 export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<ImageUploaderContents>) {
   const { t } = useTranslation();
   const { endpoint, category, texts, limits, on_change: onChange } = contents;
+  const roomCategory = contents.room_category ?? null;
+  // Adding needs both: uploads allowed for the property, and a group that takes new photos.
+  const canAdd = contents.upload_enabled && contents.add_enabled !== false;
   const baseId = useId();
   const headingId = `${baseId}-heading`;
   const addId = `${baseId}-add`;
@@ -311,9 +318,15 @@ export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<Image
     setAnnouncements((log) => [...log.slice(-(ANNOUNCEMENT_LOG - 1)), { id, text }]);
   }, []);
 
-  const getItems = useCallback(() => uploads.items(endpoint, category), [uploads, endpoint, category]);
+  const getItems = useCallback(
+    () => uploads.items(endpoint, category, roomCategory),
+    [uploads, endpoint, category, roomCategory],
+  );
   const items = useSyncExternalStore(uploads.subscribe, getItems, getItems);
-  useEffect(() => uploads.watch(endpoint, category), [uploads, endpoint, category]);
+  useEffect(
+    () => uploads.watch(endpoint, category, roomCategory),
+    [uploads, endpoint, category, roomCategory],
+  );
 
   const tiles = useMemo(() => tilesOf(contents.images, items, deleted), [contents.images, items, deleted]);
   const labelOf = (index: number) => t('widgets.image_uploader.photo', { n: index + 1 });
@@ -368,7 +381,7 @@ export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<Image
     const files = Array.from(event.target.files ?? []);
     // Cleared so that choosing the same file again fires a change.
     event.target.value = '';
-    if (files.length > 0) uploads.add(endpoint, category, files, check);
+    if (files.length > 0) uploads.add(endpoint, category, files, check, undefined, roomCategory);
   };
 
   const focusAfterRemoval = () => {
@@ -482,7 +495,7 @@ export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<Image
           })}
         </Box>
       )}
-      {contents.upload_enabled ? (
+      {canAdd ? (
         <Box sx={{ position: 'relative' }}>
           <Button
             ref={addRef}
@@ -513,6 +526,7 @@ export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<Image
           />
         </Box>
       ) : (
+        !contents.upload_enabled &&
         contents.disabled_message && (
           <Typography role="note" variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
             {contents.disabled_message}

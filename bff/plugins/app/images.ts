@@ -22,23 +22,24 @@ export interface ImagesPluginOptions {
  * Decorates `app.images` over `app.db`: requirements from bff/screens/data/image-requirements.json (with
  * IMAGES_MIN_TOTAL; the server refuses to start when the file is not valid), files under
  * `<DATA_DIR>/uploads/`, the delete window of IMAGES_DELETE_WINDOW_MS, rejection texts from the
- * translations. libvips' operation cache is turned off: every upload is a new image, so caching only
+ * translations; every save of a lead's room categories brings its images task up to date in the same
+ * transaction. libvips' operation cache is turned off: every upload is a new image, so caching only
  * holds memory.
  */
 export default fp<ImagesPluginOptions>(
   async (app, { config, now, storage }) => {
     sharp.cache(false);
-    app.decorate(
-      'images',
-      createImageService(app.db, {
-        storage: storage ?? createFileImageStorage(config.dataDir),
-        requirements: loadImageRequirements(config.imagesMinTotal),
-        deleteWindowMs: config.imagesDeleteWindowMs,
-        translate: (locale, key) => app.translations.translate(locale, key),
-        now,
-        log: app.log,
-      }),
-    );
+    const images = createImageService(app.db, {
+      storage: storage ?? createFileImageStorage(config.dataDir),
+      requirements: loadImageRequirements(config.imagesMinTotal),
+      deleteWindowMs: config.imagesDeleteWindowMs,
+      translate: (locale, key) => app.translations.translate(locale, key),
+      now,
+      log: app.log,
+    });
+    app.decorate('images', images);
+    // Room photos are asked per room category: saving the room categories can complete or reopen the task.
+    app.leads.onSectionSaved('room_categories', (trx, leadId) => images.syncTask(trx, leadId));
   },
-  { name: 'images', dependencies: ['db', 'translations'] },
+  { name: 'images', dependencies: ['db', 'translations', 'leads'] },
 );

@@ -13,6 +13,9 @@ import type {
   ImagesConfig,
   UploadImageResult,
 } from '../../../schemas/generated/types';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
+import { createTranslations } from '../../services/translations';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
@@ -52,6 +55,8 @@ function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
 
 interface UploadOptions {
   category?: string;
+  /** Sent as the field room_category (after category, before client_upload_id) when given. */
+  roomCategory?: string;
   clientUploadId?: string;
   filename?: string;
   type?: string;
@@ -63,6 +68,7 @@ interface UploadOptions {
 function upload(id: string, data: Buffer, o: UploadOptions = {}) {
   const { payload, contentType } = multipart([
     { name: 'category', value: o.category ?? 'room' },
+    ...(o.roomCategory === undefined ? [] : [{ name: 'room_category', value: o.roomCategory }]),
     { name: 'client_upload_id', value: o.clientUploadId ?? randomUUID() },
     { name: 'file', filename: o.filename ?? 'photo.jpg', type: o.type ?? 'image/jpeg', data },
   ]);
@@ -701,6 +707,298 @@ describe('the images task', () => {
     const after = await checklist(id);
     expect(after.tasks.images.completed).toBe(false);
     expect(after.completionPercentage).toBe(before.completionPercentage);
+  });
+});
+
+/** Saves the lead's room categories (a draft: no total_rooms needed); answers the checklist of the save. */
+async function saveRooms(id: string, names: string[]): Promise<Checklist> {
+  const lead = (await app.inject({ url: `${LEADS}/${id}`, headers: { cookie: owner } })).json().data.lead;
+  const res = await app.inject({
+    method: 'PUT',
+    url: `${LEADS}/${id}/sections/room_categories`,
+    headers: { cookie: owner },
+    payload: {
+      data: { room_categories: names.map((name) => ({ name, count: 2 })) },
+      version: lead.sections.room_categories.version,
+      draft: true,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: { checklist: Checklist } }>().data.checklist;
+}
+
+/** The requirements as [category, room_category, min_count, accepted_count, images]. */
+const requirementRows = (config: ImagesConfig) =>
+  config.requirements.map((r) => [
+    r.category,
+    r.room_category,
+    r.min_count,
+    r.accepted_count,
+    r.images.length,
+  ]);
+
+/** Uploads one accepted photo of facade, reception and bathroom each (3 of the 6 in all). */
+async function nonRoomPhotos(id: string) {
+  await uploaded(id, photo('nature/Garden.jpg'), { category: 'facade' });
+  await uploaded(id, photo('nature/LadyBird.jpg'), { category: 'reception' });
+  await uploaded(id, photo('nature/Blinds.jpg'), { category: 'bathroom' });
+}
+
+describe('room photos per room category', () => {
+  it('without room categories: one room requirement, uploads need no room_category and may not send one', async () => {
+    const id = await createLead();
+    const { image } = await uploaded(id, photo('nature/Aqua.jpg'));
+    expect(image.room_category).toBeNull();
+    const sent = await upload(id, photo('nature/Storm.jpg'), { roomCategory: 'Deluxe' });
+    expect(sent.statusCode).toBe(400);
+    expect(sent.json().error).toMatchObject({ code: 'ONB_INVALID_INPUT', field: 'room_category' });
+    const config = await list(id);
+    expect(requirementRows(config)).toEqual([
+      ['facade', undefined, 1, 0, 0],
+      ['reception', undefined, 1, 0, 0],
+      ['room', undefined, 3, 1, 1],
+      ['bathroom', undefined, 1, 0, 0],
+      ['other', undefined, 0, 0, 0],
+    ]);
+    expect(config.category_totals.room).toEqual({ min_count: 3, accepted_count: 1 });
+  });
+
+  it('lists one room requirement per saved room category, in the owner’s order, with the room total apart', async () => {
+    const id = await createLead();
+    await saveRooms(id, ['Deluxe double', '  Family   suite ', '', 'deluxe DOUBLE']);
+    const { image } = await uploaded(id, photo('nature/Aqua.jpg'), { roomCategory: 'Family suite' });
+    expect(image).toMatchObject({ category: 'room', room_category: 'Family suite', status: 'accepted' });
+    const config = await list(id);
+    expect(requirementRows(config)).toEqual([
+      ['facade', undefined, 1, 0, 0],
+      ['reception', undefined, 1, 0, 0],
+      ['room', 'Deluxe double', 1, 0, 0],
+      ['room', 'Family suite', 1, 1, 1],
+      ['bathroom', undefined, 1, 0, 0],
+      ['other', undefined, 0, 0, 0],
+    ]);
+    expect(config.requirements.map((r) => r.priority)).toEqual([1, 2, 3, 3, 4, 5]);
+    expect(config.requirements[3]!.images[0]!.image_id).toBe(image.image_id);
+    expect(config.category_totals).toEqual({
+      facade: { min_count: 1, accepted_count: 0 },
+      reception: { min_count: 1, accepted_count: 0 },
+      room: { min_count: 3, accepted_count: 1 },
+      bathroom: { min_count: 1, accepted_count: 0 },
+      other: { min_count: 0, accepted_count: 0 },
+    });
+  });
+
+  it('needs a room_category of the lead for a room photo, before the file, and none for other categories', async () => {
+    const id = await createLead();
+    await saveRooms(id, ['Deluxe double', 'Family suite']);
+    const refusals: [UploadOptions, string][] = [
+      [{}, 'missing'],
+      [{ roomCategory: 'Penthouse' }, 'unknown'],
+      [{ roomCategory: '' }, 'blank'],
+      [{ category: 'facade', roomCategory: 'Deluxe double' }, 'on another category'],
+    ];
+    for (const [options, why] of refusals) {
+      const res = await upload(id, photo('nature/Wood.jpg'), options);
+      expect(res.statusCode, why).toBe(400);
+      expect(res.json().error, why).toMatchObject({ code: 'ONB_INVALID_INPUT', field: 'room_category' });
+    }
+    const late = multipart([
+      { name: 'category', value: 'room' },
+      { name: 'client_upload_id', value: randomUUID() },
+      { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: photo('nature/Wood.jpg') },
+      { name: 'room_category', value: 'Deluxe double' },
+    ]);
+    const after = await app.inject({
+      method: 'POST',
+      url: `${LEADS}/${id}/images`,
+      headers: { cookie: owner, 'content-type': late.contentType },
+      payload: late.payload,
+    });
+    expect(after.statusCode).toBe(400);
+    expect(after.json().error.field).toBe('room_category');
+    expect(await rowsOf(id)).toEqual([]);
+
+    // Matched whatever the case and spacing, stored as the lead spells it.
+    const { image } = await uploaded(id, photo('nature/Wood.jpg'), { roomCategory: ' deluxe   DOUBLE ' });
+    expect(image.room_category).toBe('Deluxe double');
+    const row = await app.db
+      .selectFrom('lead_images')
+      .select('room_category')
+      .where('id', '=', image.image_id)
+      .executeTakeFirstOrThrow();
+    expect(row.room_category).toBe('Deluxe double');
+    const facade = await uploaded(id, photo('nature/Dune.jpg'), { category: 'facade' });
+    expect(facade.image.room_category).toBeNull();
+  });
+
+  it('completes only when every room category has its photo, however many photos there are in all', async () => {
+    const id = await createLead();
+    await saveRooms(id, ['Deluxe double', 'Family suite']);
+    await nonRoomPhotos(id);
+    await uploaded(id, photo('nature/Aqua.jpg'), { roomCategory: 'Deluxe double' });
+    await uploaded(id, photo('nature/YellowFlower.jpg'), { roomCategory: 'Deluxe double' });
+    const third = await uploaded(id, photo('nature/TwoWings.jpg'), { roomCategory: 'Deluxe double' });
+    // 6 accepted in all and 3 room photos, but the family suites have none.
+    expect(third).toMatchObject({ accepted_count: 6, completed: false });
+    expect((await checklist(id)).tasks.images.completed).toBe(false);
+    const suite = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Family suite' });
+    expect(suite).toMatchObject({ accepted_count: 7, completed: true });
+    expect((await checklist(id)).tasks.images.completed).toBe(true);
+    // Deleting the suite's only photo reopens the task.
+    expect((await remove(id, suite.image.image_id)).json().data).toMatchObject({ completed: false });
+    expect((await checklist(id)).tasks.images.completed).toBe(false);
+  });
+
+  it('completes only when the rooms also have their total, even with a photo for every room category', async () => {
+    const id = await createLead();
+    await saveRooms(id, ['Deluxe double', 'Family suite']);
+    await nonRoomPhotos(id);
+    await uploaded(id, photo('nature/RainDrops.jpg'), { category: 'other' });
+    await uploaded(id, photo('nature/Aqua.jpg'), { roomCategory: 'Deluxe double' });
+    const two = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Family suite' });
+    // 6 accepted and one photo per room category, but 2 room photos where the rooms need 3.
+    expect(two).toMatchObject({ accepted_count: 6, completed: false });
+    const config = await list(id);
+    expect(config.category_totals.room).toEqual({ min_count: 3, accepted_count: 2 });
+    expect(config.completed).toBe(false);
+    const three = await uploaded(id, photo('nature/TwoWings.jpg'), { roomCategory: 'Family suite' });
+    expect(three).toMatchObject({ accepted_count: 7, completed: true });
+  });
+
+  it('follows the saved room categories: new ones reopen the task, renamed ones put their photos with the other room photos', async () => {
+    const id = await createLead();
+    await nonRoomPhotos(id);
+    for (const path of ['nature/Aqua.jpg', 'nature/YellowFlower.jpg', 'nature/TwoWings.jpg'])
+      await uploaded(id, photo(path));
+    expect((await checklist(id)).tasks.images.completed).toBe(true);
+
+    // The save itself answers the images task reopened: 'Deluxe' has no photo, the three are of no category.
+    expect((await saveRooms(id, ['Deluxe'])).tasks.images.completed).toBe(false);
+    expect((await checklist(id)).tasks.images.completed).toBe(false);
+    let config = await list(id);
+    expect(requirementRows(config).filter(([c]) => c === 'room')).toEqual([
+      ['room', 'Deluxe', 1, 0, 0],
+      ['room', null, 0, 3, 3],
+    ]);
+    expect(config.category_totals.room!.accepted_count).toBe(3);
+    const deluxe = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Deluxe' });
+    expect(deluxe.completed).toBe(true);
+
+    // Renamed: its photo keeps its old name and joins the others; the new name needs its own.
+    expect((await saveRooms(id, ['Deluxe king'])).tasks.images.completed).toBe(false);
+    config = await list(id);
+    expect(requirementRows(config).filter(([c]) => c === 'room')).toEqual([
+      ['room', 'Deluxe king', 1, 0, 0],
+      ['room', null, 0, 4, 4],
+    ]);
+    expect(config.requirements.find((r) => r.room_category === null)!.images.at(-1)).toMatchObject({
+      image_id: deluxe.image.image_id,
+      room_category: 'Deluxe',
+    });
+
+    // Back to the old name in other letters: the photo is the category's again.
+    expect((await saveRooms(id, ['DELUXE'])).tasks.images.completed).toBe(true);
+    config = await list(id);
+    expect(requirementRows(config).filter(([c]) => c === 'room')).toEqual([
+      ['room', 'DELUXE', 1, 1, 1],
+      ['room', null, 0, 3, 3],
+    ]);
+
+    // No room categories left: one room requirement again, with every room photo.
+    expect((await saveRooms(id, [])).tasks.images.completed).toBe(true);
+    expect(requirementRows(await list(id)).filter(([c]) => c === 'room')).toEqual([
+      ['room', undefined, 3, 4, 4],
+    ]);
+  });
+
+  it('keeps the task right when room categories are saved while room photos upload', async () => {
+    const id = await createLead();
+    await nonRoomPhotos(id);
+    await saveRooms(id, ['Deluxe']);
+    const [a, b, rooms] = await Promise.all([
+      upload(id, photo('nature/Aqua.jpg'), { roomCategory: 'Deluxe' }),
+      upload(id, photo('nature/TwoWings.jpg'), { roomCategory: 'Deluxe' }),
+      saveRooms(id, ['Deluxe', 'Suite']),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(rooms.tasks.images.completed).toBe(false);
+    const c = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Suite' });
+    // 6 accepted, 3 of rooms, each room category one or more: whichever order the three ran in.
+    expect(c).toMatchObject({ accepted_count: 6, completed: true });
+    expect((await checklist(id)).tasks.images.completed).toBe(true);
+  });
+
+  it('brings the images task up to date when listing, after a change made elsewhere', async () => {
+    const id = await createLead();
+    await nonRoomPhotos(id);
+    for (const path of ['nature/Aqua.jpg', 'nature/YellowFlower.jpg', 'nature/TwoWings.jpg'])
+      await uploaded(id, photo(path));
+    const leadId = (await leadRowId(id))!;
+    const section = () =>
+      app.db
+        .selectFrom('lead_sections')
+        .select(['version', 'completed'])
+        .where('lead_id', '=', leadId)
+        .where('section', '=', 'images')
+        .executeTakeFirstOrThrow();
+    const before = await section();
+    expect(before.completed).toBe(true);
+    // Listing with nothing changed writes nothing.
+    await list(id);
+    expect(await section()).toEqual(before);
+    await app.db
+      .insertInto('lead_sections')
+      .values({
+        lead_id: leadId,
+        section: 'room_categories',
+        data: JSON.stringify({ room_categories: [{ name: 'Suite', count: 1 }] }),
+        version: 1,
+        completed: false,
+        updated_at: new Date(),
+      })
+      .execute();
+    expect((await checklist(id)).tasks.images.completed).toBe(true);
+    expect((await list(id)).completed).toBe(false);
+    expect(await section()).toEqual({ version: before.version + 1, completed: false });
+    expect((await checklist(id)).tasks.images.completed).toBe(false);
+  });
+
+  it('draws one uploader per room category on the photos screen, and the other room photos apart', async () => {
+    const translations = createTranslations();
+    const screens = await buildTestApp({
+      config: { dataDir },
+      screens: loadScreenCatalogue({ dir: defaultScreensDir, translate: translations.translate }),
+    });
+    const id = await createLead();
+    const screen = async () => {
+      const res = await screens.inject({
+        url: `/hms_ms/api/v1/screens/images?property_unique_id=${id}`,
+        headers: { cookie: owner },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.widget_list as { id: string; contents: Record<string, unknown> }[];
+    };
+    const uploaders = async () =>
+      (await screen())
+        .filter((w) => w.id.startsWith('uploader_room'))
+        .map((w) => [w.id, w.contents.title, w.contents.room_category, w.contents.add_enabled]);
+    expect(await uploaders()).toEqual([['uploader_room', 'Rooms', undefined, undefined]]);
+
+    await uploaded(id, photo('nature/Aqua.jpg'));
+    await saveRooms(id, ['Deluxe double', 'Family suite']);
+    const deluxe = await uploaded(id, photo('nature/Storm.jpg'), { roomCategory: 'Deluxe double' });
+    expect(await uploaders()).toEqual([
+      ['uploader_room_0', 'Room photos: Deluxe double', 'Deluxe double', undefined],
+      ['uploader_room_1', 'Room photos: Family suite', 'Family suite', undefined],
+      ['uploader_room_other', 'Other room photos', undefined, false],
+    ]);
+    const widgets = await screen();
+    const first = widgets.find((w) => w.id === 'uploader_room_0')!.contents;
+    expect(first).toMatchObject({ category: 'room', min_count: 1 });
+    expect((first.images as { image_id: string }[]).map((i) => i.image_id)).toEqual([deluxe.image.image_id]);
+    expect(widgets.find((w) => w.id === 'rooms_total')!.contents.text).toBe(
+      'Room photos in all: 2 of 3, with at least 1 for each room category',
+    );
   });
 });
 

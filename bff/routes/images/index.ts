@@ -42,9 +42,10 @@ export default async function imageRoutes(app: FastifyInstance) {
         schema: {
           ...common,
           operationId: 'uploadPropertyImage',
-          summary: 'Upload one photo of a property (multipart: category, client_upload_id, then file)',
+          summary:
+            'Upload one photo of a property (multipart: category, room_category when needed, client_upload_id, then file)',
           description:
-            "multipart/form-data with the fields `category` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 201 with the new image; 200 with the stored one when client_upload_id was used before on this property (a retry; the file is not read). Refusals: upload disabled for the property, 403 'You are not allowed to upload images'; unknown category, 400 'Invalid Input' field category; over 10485760 bytes, 413 (the upload is cut at the limit); not JPEG/PNG by content, 415; corrupt, truncated or over 50 megapixels, 422 'Image Upload Failed. Please try again.'; the same file or the same picture re-encoded or resized as an active photo of the property, 409 'This image has already been uploaded. Please re-upload a new image' (nothing stored). A portrait photo is stored as rejected VERTICAL, one under 1000 × 1000 px as rejected RESOLUTION (SPEC §5); the stored copies are re-encoded JPEGs without metadata. The images task of the checklist follows.",
+            "multipart/form-data with the fields `category` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 201 with the new image; 200 with the stored one when client_upload_id was used before on this property (a retry; the file is not read). Refusals: upload disabled for the property, 403 'You are not allowed to upload images'; unknown category, 400 'Invalid Input' field category; a room photo (the category with min_per_room_category) of a lead with saved room categories must name one of them in `room_category` (before the file), and no other upload may send it: else 400 'Invalid Input' field room_category; over 10485760 bytes, 413 (the upload is cut at the limit); not JPEG/PNG by content, 415; corrupt, truncated or over 50 megapixels, 422 'Image Upload Failed. Please try again.'; the same file or the same picture re-encoded or resized as an active photo of the property, 409 'This image has already been uploaded. Please re-upload a new image' (nothing stored). A portrait photo is stored as rejected VERTICAL, one under 1000 × 1000 px as rejected RESOLUTION (SPEC §5); the stored copies are re-encoded JPEGs without metadata. The images task of the checklist follows.",
           consumes: ['multipart/form-data'],
           params: ref('api/lead-params.schema.json'),
           body: ref('api/upload-image-form.schema.json'),
@@ -77,6 +78,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         try {
           if (part.fieldname !== 'file') throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
           const category = fields.get('category');
+          const roomCategory = fields.get('room_category');
           const clientUploadId = fields.get('client_upload_id');
           if (category === undefined || clientUploadId === undefined)
             throw onboardError('ONB_IMAGE_FIELDS_FIRST');
@@ -84,6 +86,7 @@ export default async function imageRoutes(app: FastifyInstance) {
             throw onboardError('ONB_INVALID_INPUT', { field: 'client_upload_id' });
           const outcome = await app.images.upload(user.id, request.params.property_unique_id, {
             category,
+            roomCategory,
             clientUploadId: clientUploadId.toLowerCase(),
             file,
             locale: request.locale,

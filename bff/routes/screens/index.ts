@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ImagesConfig, Lead } from '../../../schemas/generated/types';
+import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
-import type { ScreenCatalogue, ScreenImages } from '../../screens/composer';
+import type { ScreenCatalogue } from '../../screens/composer';
+import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
@@ -37,11 +38,6 @@ export function screenParams(query: unknown): Record<string, string> {
  */
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
-
-/** ImagesConfig plus its requirements keyed by category, for bindings like `images.by_category.room.images`. */
-function withCategories(config: ImagesConfig): ScreenImages {
-  return { ...config, by_category: Object.fromEntries(config.requirements.map((r) => [r.category, r])) };
-}
 
 export default async function screenRoutes(
   app: FastifyInstance,
@@ -82,10 +78,10 @@ export default async function screenRoutes(
             : await app.leads.newestOpen(request.user.id)) ?? null;
         if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       }
-      // The photos screen draws the lead's images by category (SPEC §3 imagesConfig).
+      // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).
       const images =
         lead && request.user && SCREENS_WITH_IMAGES.has(id)
-          ? withCategories(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
+          ? toScreenImages(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
           : null;
       // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
       // issue' screen the conflict of this session's last verification (SPEC §6).
