@@ -386,7 +386,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
           is_phone_verified: e164 ? await contacts.isVerified(userId, 'phone', e164) : false,
           is_another_user_present: sessionId ? !!(await contacts.pendingSwitch(sessionId)) : false,
         },
-        document: doc ? toDocument(doc, lead.property_unique_id, locale) : null,
+        ...(doc ? { document: toDocument(doc, lead.property_unique_id, locale) } : {}),
         completed: section.completed,
       };
     },

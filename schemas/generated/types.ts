@@ -878,10 +878,7 @@ export interface KycDetails {
      */
     is_another_user_present: boolean;
   };
-  /**
-   * The latest identity document uploaded for the lead, or null.
-   */
-  document: KycDocument | null;
+  document?: KycDocument;
   /**
    * Whether the KYC task of the checklist is completed.
    */
@@ -914,10 +911,7 @@ export interface LeadSection {
   updated_at: string | null;
 }
 /**
- * The photo of an identity document uploaded for the KYC task, as the server read it (SPEC §3 KYC ID types, §5 'Uploaded Image is of different IdType'). `processing` while text recognition runs in the background (the browser polls getKycDocument); then `recognised` (the text identifies `id_type`), `mismatch` (it identifies another type), `unreadable` (it identifies none) or `failed` (the reading could not be done).
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "KycDocument".
+ * The latest identity document uploaded for the lead; absent when none.
  */
 export interface KycDocument {
   document_id: string;
@@ -928,9 +922,9 @@ export interface KycDocument {
    */
   message?: string;
   /**
-   * The ID type the recognised text looks like, or null (still processing, or nothing identified).
+   * The ID type (an IdType, api/id-type.schema.json) the recognised text looks like, or null (still processing, or nothing identified).
    */
-  detected_id_type: IdType | null;
+  detected_id_type: 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc' | null;
   /**
    * Same-origin path of the thumbnail (getKycDocumentFile `…/documents/:document_id/file?variant=thumb`, the owner's session only, no-store).
    */
@@ -963,7 +957,31 @@ export interface KycDocumentParams {
  * via the `definition` "KycDocumentResult".
  */
 export interface KycDocumentResult {
-  document: KycDocument;
+  document: KycDocument1;
+}
+/**
+ * The photo of an identity document uploaded for the KYC task, as the server read it (SPEC §3 KYC ID types, §5 'Uploaded Image is of different IdType'). `processing` while text recognition runs in the background (the browser polls getKycDocument); then `recognised` (the text identifies `id_type`), `mismatch` (it identifies another type), `unreadable` (it identifies none) or `failed` (the reading could not be done).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocument".
+ */
+export interface KycDocument1 {
+  document_id: string;
+  id_type: IdType1;
+  status: 'processing' | 'recognised' | 'mismatch' | 'unreadable' | 'failed';
+  /**
+   * Why the document is not recognised, in the request's language (mismatch: 'Uploaded Image is of different IdType', SPEC §5).
+   */
+  message?: string;
+  /**
+   * The ID type (an IdType, api/id-type.schema.json) the recognised text looks like, or null (still processing, or nothing identified).
+   */
+  detected_id_type: 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc' | null;
+  /**
+   * Same-origin path of the thumbnail (getKycDocumentFile `…/documents/:document_id/file?variant=thumb`, the owner's session only, no-store).
+   */
+  thumbnail_url: string;
+  created_at: string;
 }
 /**
  * Path parameters of GET /hms_ms/api/v1/translations/:language. Any short code is accepted here; an unsupported one answers 404.
@@ -2250,7 +2268,7 @@ export interface DocumentUploaderContents {
   /**
    * The latest active document of the lead as the server holds it (KycDetails.document), or null.
    */
-  document: KycDocument | null;
+  document: KycDocument1 | null;
   /**
    * What the browser checks before uploading (the server checks again). Any orientation is fine.
    */

@@ -1,13 +1,12 @@
-import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ImageFileQuery, ImageParams, LeadParams, UserDetails } from '../../../schemas/generated/types';
 import { onboardError } from '../../errors';
 import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
+import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { errorResponses, ok, ref } from '../responses';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The signed-in user; the session gate has already answered 401 without one. */
 function userOf(request: FastifyRequest): UserDetails {
@@ -29,16 +28,10 @@ export default async function imageRoutes(app: FastifyInstance) {
 
   await app.register(async (scope) => {
     await scope.register(multipartPlugin, { maxFileBytes: MAX_IMAGE_BYTES });
-    const compile = scope.validatorCompiler;
-    if (!compile) throw new Error('the schemas plugin must set the validator compiler first');
-    // The body schema documents the form for OpenAPI; the parts are checked as they stream, below.
-    const validatorCompiler: FastifySchemaCompiler<unknown> = (route) =>
-      route.httpPart === 'body' ? () => true : compile(route);
-
     scope.post<{ Params: LeadParams }>(
       BASE,
       {
-        validatorCompiler,
+        validatorCompiler: uploadValidatorCompiler(scope.validatorCompiler),
         schema: {
           ...common,
           operationId: 'uploadPropertyImage',
@@ -61,41 +54,19 @@ export default async function imageRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const user = userOf(request);
-        if (!request.isMultipart()) throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
-        // Parts arrive in order; `fields` holds only what came before the file (busboy may already have
-        // parsed later fields into the part's own `fields`).
-        const fields = new Map<string, string>();
-        let part: MultipartFile | undefined;
-        for await (const p of request.parts()) {
-          if (p.type === 'file') {
-            part = p;
-            break;
-          }
-          if (typeof p.value === 'string') fields.set(p.fieldname, p.value);
-        }
-        if (!part) throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
-        const file = part.file;
-        try {
-          if (part.fieldname !== 'file') throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
-          const category = fields.get('category');
-          const roomCategory = fields.get('room_category');
-          const clientUploadId = fields.get('client_upload_id');
-          if (category === undefined || clientUploadId === undefined)
-            throw onboardError('ONB_IMAGE_FIELDS_FIRST');
-          if (!UUID.test(clientUploadId))
-            throw onboardError('ONB_INVALID_INPUT', { field: 'client_upload_id' });
-          const outcome = await app.images.upload(user.id, request.params.property_unique_id, {
-            category,
-            roomCategory,
-            clientUploadId: clientUploadId.toLowerCase(),
+        const id = request.params.property_unique_id;
+        return readUploadParts(request, reply, ['category', 'client_upload_id'], async ({ fields, file }) => {
+          const { created, ...data } = await app.images.upload(user.id, id, {
+            category: fields.get('category')!,
+            roomCategory: fields.get('room_category'),
+            clientUploadId: fields.get('client_upload_id')!,
             file,
             locale: request.locale,
           });
-          const { created, ...data } = outcome;
           request.log.info(
             {
               userId: user.id,
-              propertyUniqueId: request.params.property_unique_id,
+              propertyUniqueId: id,
               imageId: data.image.image_id,
               status: data.image.status,
               created,
@@ -104,15 +75,7 @@ export default async function imageRoutes(app: FastifyInstance) {
           );
           reply.code(created ? 201 : 200);
           return { success: true, data };
-        } finally {
-          // Whatever of the file was not read (a retry, a refusal, a file over the limit) is not read:
-          // the parser stops and the connection closes after the answer.
-          if (!file.readableEnded) {
-            file.destroy();
-            reply.header('connection', 'close');
-            request.raw.resume();
-          }
-        }
+        });
       },
     );
   });
