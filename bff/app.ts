@@ -4,10 +4,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { assertConfigUsable, type Config } from './config';
 import type { DatabaseHandle } from './db';
+import contactVerificationPlugin from './plugins/app/contact-verification';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
 import imagesPlugin from './plugins/app/images';
 import leadsPlugin from './plugins/app/leads';
+import kycPlugin from './plugins/app/kyc';
+import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
 import schemasPlugin from './plugins/app/schemas';
@@ -21,6 +24,8 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import staticPlugin from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
+import contactRoutes from './routes/contact';
+import kycRoutes from './routes/kyc';
 import devRoutes from './routes/dev';
 import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
@@ -136,13 +141,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     ...(opts.transport ? { transport: opts.transport } : {}),
   });
+  await app.register(mailPlugin, { config });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
+  await app.register(contactVerificationPlugin, { now });
   await app.register(imagesPlugin, {
     config,
     now,
+    ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
+  });
+  await app.register(kycPlugin, {
+    config,
+    now,
+    contacts: app.contactVerification,
     ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
   });
   await app.register(swaggerPlugin);
@@ -158,12 +171,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(translationRoutes);
   await app.register(leadRoutes, { config });
   await app.register(imageRoutes);
+  await app.register(contactRoutes);
+  await app.register(kycRoutes, { config });
   await app.register(placeRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
 
-  // Expired sessions and codes are deleted hourly (they are refused anyway; this keeps tables small).
+  // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
   const purge = setInterval(() => {
     app.sessions
       .purgeExpired()
@@ -173,6 +188,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           .where('created_at', '<', new Date(now() - 24 * 3600_000))
           .execute(),
       )
+      .then(() => app.db.deleteFrom('profile_switches').where('expires_at', '<=', new Date(now())).execute())
       .catch((err: unknown) => app.log.error({ err }, 'purge failed'));
   }, 3600_000);
   purge.unref();

@@ -79,4 +79,19 @@ describe('loadConfig', () => {
       ),
     ).not.toThrow();
   });
+
+  it('reads SMTP_URL and MAIL_FROM; SMTP_URL needs MAIL_FROM and an smtp(s) URL', () => {
+    const none = loadConfig({});
+    expect(none.smtpUrl).toBeNull();
+    expect(none.mailFrom).toBeNull();
+    const smtp = loadConfig({
+      SMTP_URL: 'smtp://user:pass@mail.example:587',
+      MAIL_FROM: ' Property onboarding <no-reply@example.com> ',
+    });
+    expect(smtp.smtpUrl).toBe('smtp://user:pass@mail.example:587');
+    expect(smtp.mailFrom).toBe('Property onboarding <no-reply@example.com>');
+    expect(() => assertConfigUsable(smtp)).not.toThrow();
+    expect(() => assertConfigUsable(loadConfig({ SMTP_URL: 'smtps://mail.example' }))).toThrow(/MAIL_FROM/);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow();
+  });
 });

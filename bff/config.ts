@@ -22,6 +22,8 @@ const envJsonSchema = {
     DEFAULT_LOCALE: { type: 'string', default: 'en-GB' },
     MESSAGE_TRANSPORT: { type: 'string', default: 'dev', enum: ['dev', 'webhook'] },
     MESSAGE_WEBHOOK_URL: { type: 'string', default: '' },
+    SMTP_URL: { type: 'string', default: '', pattern: '^(smtps?://.+)?$' },
+    MAIL_FROM: { type: 'string', default: '' },
     OTP_SECRET: { type: 'string', default: '' },
     OTP_LENGTH: { type: 'integer', default: 6, minimum: 4, maximum: 8 },
     OTP_TTL_MS: { type: 'integer', default: 300000, minimum: 1 },
@@ -86,6 +88,13 @@ export interface Config {
   messageTransport: MessageTransportKind;
   /** Gateway URL for the webhook transport (MESSAGE_WEBHOOK_URL). */
   messageWebhookUrl: string | null;
+  /**
+   * SMTP server for e-mail codes (SMTP_URL, e.g. smtp://user:pass@host:587 with STARTTLS when offered, or
+   * smtps://user:pass@host:465); null sends e-mail codes through the message transport (dev: outbox).
+   */
+  smtpUrl: string | null;
+  /** Sender of e-mail codes (MAIL_FROM, e.g. 'Property onboarding <no-reply@example.com>'); needed with SMTP_URL. */
+  mailFrom: string | null;
   /** Key of the HMAC that stores OTP codes (OTP_SECRET); unset → random per process (codes die on restart). */
   otpSecret: string;
   /** Digits of a login code (OTP_LENGTH, default 6; SPEC §5). */
@@ -188,6 +197,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultLocale: raw.DEFAULT_LOCALE,
     messageTransport: raw.MESSAGE_TRANSPORT as MessageTransportKind,
     messageWebhookUrl: raw.MESSAGE_WEBHOOK_URL || null,
+    smtpUrl: raw.SMTP_URL || null,
+    mailFrom: raw.MAIL_FROM.trim() || null,
     otpSecret: raw.OTP_SECRET || randomBytes(32).toString('hex'),
     otpLength: raw.OTP_LENGTH,
     otpTtlMs: raw.OTP_TTL_MS,
@@ -218,7 +229,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * Startup checks that depend on several settings. Throws an Error naming the problem:
- * the dev transport in production (it would print codes to the log), webhook without a URL.
+ * the dev transport in production (it would print codes to the log), webhook without a URL, SMTP_URL
+ * without MAIL_FROM.
  */
 export function assertConfigUsable(config: Config): void {
   if (config.nodeEnv === 'production' && config.messageTransport === 'dev') {
@@ -228,5 +240,8 @@ export function assertConfigUsable(config: Config): void {
   }
   if (config.messageTransport === 'webhook' && !config.messageWebhookUrl) {
     throw new Error('MESSAGE_TRANSPORT=webhook needs MESSAGE_WEBHOOK_URL');
+  }
+  if (config.smtpUrl && !config.mailFrom) {
+    throw new Error('SMTP_URL needs MAIL_FROM, the sender of e-mail codes');
   }
 }

@@ -24,6 +24,11 @@ export const errorDefinitions = {
     key: 'errors.email_invalid',
     message: 'Please enter the correct email ID',
   },
+  ONB_EMAIL_IN_USE: {
+    status: 409,
+    key: 'errors.email_in_use',
+    message: 'This email is already in use. Please use a different one.',
+  },
   ONB_MANDATORY_AMENITIES: {
     status: 400,
     key: 'errors.mandatory_amenities',
@@ -125,6 +130,53 @@ export const errorDefinitions = {
     key: 'errors.image_not_found',
     message: "We couldn't find this photo",
   },
+  ONB_KYC_DOCUMENT_NOT_FOUND: {
+    status: 404,
+    key: 'errors.kyc_document_not_found',
+    message: "We couldn't find this document",
+  },
+  ONB_KYC_DOCUMENT_TOO_SMALL: {
+    status: 422,
+    key: 'errors.kyc_document_too_small',
+    message: 'The photo of the document is too small. Please take it closer: at least {{min}} pixels on each side.',
+    field: 'document',
+  },
+  ONB_KYC_DOCUMENT_REQUIRED: {
+    status: 400,
+    key: 'errors.kyc_document_required',
+    message: 'Please upload a photo of the ID document you chose',
+    field: 'document',
+  },
+  ONB_KYC_DOCUMENT_PENDING: {
+    status: 409,
+    key: 'errors.kyc_document_pending',
+    message: 'We are still reading your document. Please try again in a moment.',
+    field: 'document',
+  },
+  ONB_KYC_ID_TYPE_MISMATCH: {
+    status: 422,
+    key: 'errors.kyc_id_type_mismatch',
+    message: 'Uploaded Image is of different IdType',
+    field: 'document',
+  },
+  ONB_KYC_DOCUMENT_UNREADABLE: {
+    status: 422,
+    key: 'errors.kyc_document_unreadable',
+    message: 'We could not read this document. Please upload a sharper photo of the whole document.',
+    field: 'document',
+  },
+  ONB_PHONE_NOT_VERIFIED: {
+    status: 400,
+    key: 'errors.phone_not_verified',
+    message: 'Please verify your contact number with the code we send',
+    field: 'contact_phone',
+  },
+  ONB_EMAIL_NOT_VERIFIED: {
+    status: 400,
+    key: 'errors.email_not_verified',
+    message: 'Please verify your e-mail address with the code we send',
+    field: 'email_address',
+  },
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',
@@ -142,6 +194,17 @@ export const errorDefinitions = {
     key: 'errors.otp_too_many_attempts',
     message: 'Too many incorrect attempts. Please request a new code.',
     field: 'otp',
+  },
+  ONB_OTP_SEND_FAILED: {
+    status: 502,
+    key: 'errors.otp_send_failed',
+    message: "We couldn't send the code. Please try again in a few minutes.",
+  },
+  ONB_NO_PROFILE_SWITCH: {
+    status: 409,
+    key: 'errors.no_profile_switch',
+    message:
+      'There is no other profile to switch to, or the time to switch has run out. Please verify the e-mail address or phone number again.',
   },
   ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
   ONB_FORBIDDEN_ORIGIN: {

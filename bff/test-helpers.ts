@@ -158,3 +158,33 @@ export async function createTestLead(
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ data: { lead: Lead } }>().data.lead;
 }
+
+/** One part of a multipart body: a text field or a file. */
+export type MultipartPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; type: string; data: Buffer };
+
+/** A multipart/form-data body written by hand, parts in the given order (uploads read fields before the file). */
+export function multipartBody(parts: MultipartPart[]): { payload: Buffer; contentType: string } {
+  const boundary = `----onboard${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const head =
+      'data' in p
+        ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}`
+        : `Content-Disposition: form-data; name="${p.name}"`;
+    chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`));
+    chunks.push('data' in p ? p.data : Buffer.from(p.value));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** The latest code the development outbox holds for `to` (a phone number or an e-mail address). */
+export async function outboxCode(app: FastifyInstance, to: string): Promise<string> {
+  const outbox = (await app.inject('/__dev/outbox')).json<{ to: string; code: string }[]>();
+  const code = outbox.find((e) => e.to === to)?.code;
+  if (!code) throw new Error(`no code sent to ${to}`);
+  return code;
+}

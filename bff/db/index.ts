@@ -8,6 +8,8 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-leads';
 import * as m0003 from './migrations/0003-lead-location';
 import * as m0004 from './migrations/0004-images';
+import * as m0005 from './migrations/0005-contact-verification';
+import * as m0006 from './migrations/0006-kyc-documents';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '0002-leads': m0002,
   '0003-lead-location': m0003,
   '0004-images': m0004,
+  '0005-contact-verification': m0005,
+  '0006-kyc-documents': m0006,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -36,9 +36,9 @@ export interface SessionsTable {
 export interface OtpCodesTable {
   /** UUID. */
   id: string;
-  /** E.164. */
-  phone: string;
-  /** sign_up | login. */
+  /** Where the code went: an E.164 number, or an e-mail address (trimmed, lower case). */
+  destination: string;
+  /** sign_up | login | contact_email | contact_phone. */
   purpose: string;
   code_hash: string;
   created_at: Timestamp;
@@ -123,6 +123,67 @@ export interface LeadImagesTable {
   deleted_at: Timestamp | null;
 }
 
+/** Table `lead_kyc_documents`: one row per identity-document photo kept for a lead (SPEC §3 KYC); unique (lead_id, client_upload_id). */
+export interface LeadKycDocumentsTable {
+  /** UUID (wire `document_id`); also names the stored files. */
+  id: string;
+  /** `leads.id`. */
+  lead_id: string;
+  /** UUID chosen by the browser for the upload; a retry with the same one answers the stored document. */
+  client_upload_id: string;
+  /** The IdType the owner chose (schemas/api/kyc-document.schema.json). */
+  id_type: string;
+  /** processing | recognised | mismatch | unreadable | failed. */
+  status: string;
+  /** The IdType the recognised text looks like; null while processing or when none. */
+  detected_id_type: string | null;
+  /** Mean word confidence of the recognition, 0–100; null while processing. */
+  confidence: number | null;
+  /** px after the EXIF orientation. */
+  width: number;
+  height: number;
+  /** Size of the uploaded file in bytes. */
+  bytes: number;
+  created_at: Timestamp;
+  /** When recognition gave its verdict. */
+  recognised_at: Timestamp | null;
+}
+
+/**
+ * Table `contact_verifications`: an e-mail address or phone number a user proved by a code (SPEC §3
+ * kycDetails is_mail_verified / is_phone_verified); unique (user_id, channel, destination).
+ */
+export interface ContactVerificationsTable {
+  /** UUID. */
+  id: string;
+  /** `users.id`. */
+  user_id: string;
+  /** email | phone. */
+  channel: string;
+  /** Normalised: an address trimmed and in lower case, or an E.164 number. */
+  destination: string;
+  /** When the code was last verified. */
+  verified_at: Timestamp;
+}
+
+/**
+ * Table `profile_switches`: the switch a session may make to the account a proven destination belongs to
+ * (SPEC §6 switching profile); one per session, deleted when used or when the session ends.
+ */
+export interface ProfileSwitchesTable {
+  /** `sessions.id` (primary key). */
+  session_id: string;
+  /** The other account: `users.id`. */
+  target_user_id: string;
+  /** email | phone. */
+  channel: string;
+  /** The proven destination, normalised. */
+  destination: string;
+  created_at: Timestamp;
+  /** created_at + 10 minutes. */
+  expires_at: Timestamp;
+}
+
 /** The typed database for Kysely. */
 export interface Database {
   users: UsersTable;
@@ -131,6 +192,9 @@ export interface Database {
   leads: LeadsTable;
   lead_sections: LeadSectionsTable;
   lead_images: LeadImagesTable;
+  lead_kyc_documents: LeadKycDocumentsTable;
+  contact_verifications: ContactVerificationsTable;
+  profile_switches: ProfileSwitchesTable;
 }
 
 /** A `users` row as read. */
@@ -145,3 +209,9 @@ export type LeadRow = Selectable<LeadsTable>;
 export type LeadSectionRow = Selectable<LeadSectionsTable>;
 /** A `lead_images` row as read. */
 export type LeadImageRow = Selectable<LeadImagesTable>;
+/** A `lead_kyc_documents` row as read. */
+export type LeadKycDocumentRow = Selectable<LeadKycDocumentsTable>;
+/** A `contact_verifications` row as read. */
+export type ContactVerificationRow = Selectable<ContactVerificationsTable>;
+/** A `profile_switches` row as read. */
+export type ProfileSwitchRow = Selectable<ProfileSwitchesTable>;

@@ -26,6 +26,7 @@ import type {
   ImageRequirement,
   ImagesConfig,
   JsonLogic,
+  KycDetails,
   Locale,
   ScreenDefinition,
   ScreenPayload,
@@ -57,6 +58,13 @@ export interface ScreenContext {
   params?: Record<string, string>;
   /** The lead's photos by category, on screens that draw them (the photos screen); else null or absent. */
   images?: ScreenImages | null;
+  /** The lead's KYC details (SPEC §3 kycDetails), on the KYC screen; else null or absent. */
+  kyc?: KycDetails | null;
+  /**
+   * The e-mail or number of this session's last verification that belongs to another account (SPEC §3
+   * is_another_user_present, §6 switching profile), on the 'Resolve an issue' screen; else null or absent.
+   */
+  conflict?: { channel: 'email' | 'phone'; masked_destination: string; expires_at: string } | null;
 }
 
 /** ImagesConfig (SPEC §3 imagesConfig) with its requirements also keyed by category. */

@@ -97,6 +97,11 @@ export interface SectionContext {
   locationConfirmDistanceM: number;
   /** Other properties with a name like this lead's near `point` (SPEC §2 'Is this your property?'), nearest first. */
   nearbyMatches(point: LatLng): Promise<PropertyMatch[]>;
+  /**
+   * What the KYC task lacks beyond its form for `data` (a recognised document of the chosen type, the
+   * verified contact number and e-mail), or undefined (the KYC service's `evidence`).
+   */
+  kycEvidence(data: Record<string, unknown>): Promise<OnboardError | undefined>;
 }
 
 /** A rule of a section: the error to answer with when `data` breaks it, else undefined. */
@@ -254,6 +259,25 @@ export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, Section
       const sum = categories.reduce((s, c) => s + (c.count ?? 0), 0);
       return sum === total ? undefined : onboardError('ONB_ROOM_COUNT_MISMATCH', { values: { sum, total } });
     },
+  },
+  kyc: {
+    schemaId: 'api/sections/kyc.schema.json',
+    required: [
+      'name',
+      'contact_phone',
+      'email_address',
+      'number_of_rooms',
+      'pan_number',
+      'gstin_available',
+      'id_type',
+    ],
+    phoneFields: ['contact_phone'],
+    emailFields: ['email_address'],
+    // The GSTIN is required only for a business that has one; then the document and both verifications.
+    finalCheck: (data, context) =>
+      data.gstin_available === 'yes' && isMissing(data.gstin)
+        ? onboardError('ONB_FIELD_REQUIRED', { field: 'gstin' })
+        : context.kycEvidence(data),
   },
 };
 
@@ -518,6 +542,12 @@ export interface LeadServiceOptions {
   locationConfirmDistanceM: number;
   /** OTA_MATCH_RADIUS_M: similar names within this many metres of the pin are offered, in metres. */
   otaMatchRadiusM: number;
+  /** What a final save of the kyc section needs beyond its fields (the KYC service's `evidence`). */
+  kycEvidence: (
+    lead: { id: string; user_id: string },
+    data: Record<string, unknown>,
+    country: string,
+  ) => Promise<OnboardError | undefined>;
   /** Stamps created_at / updated_at, in ms since the epoch (default Date.now). */
   now?: () => number;
 }
@@ -705,6 +735,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
         locator: options.locator,
         locationConfirmDistanceM: options.locationConfirmDistanceM,
         nearbyMatches: (point: LatLng) => nearbyMatches(lead, point),
+        kycEvidence: (data: Record<string, unknown>) => options.kycEvidence(lead, data, country),
       };
       const context: SectionContext = {
         ...checks,

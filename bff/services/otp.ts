@@ -4,8 +4,14 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import type { Database } from '../db/schema';
 import { onboardError } from '../errors';
 
-/** Why a code is asked for: creating an owner account or signing in to an existing one (SPEC §4). */
-export type OtpPurpose = 'sign_up' | 'login';
+/**
+ * Why a code is asked for: creating an owner account or signing in to an existing one (SPEC §4), or
+ * proving an e-mail address or phone number given in the property flow (SPEC §3 KYC, §4 OTP).
+ */
+export type OtpPurpose = 'sign_up' | 'login' | 'contact_email' | 'contact_phone';
+
+/** Digits of the codes of the property flow (SPEC §5 'OTP: 4 digits in the property flow, 6 in the login flow'). */
+export const CONTACT_OTP_LENGTH = 4;
 
 /** A phone number after validation: E.164 and the country it belongs to. */
 export interface NormalisedPhone {
@@ -32,7 +38,10 @@ export function normalisePhone(phone: string, country: string | undefined): Norm
 /** Settings of the OTP service (from the configuration; durations in ms). */
 export interface OtpSettings {
   secret: string;
+  /** Digits of a code (the sign-in flow's, OTP_LENGTH). */
   length: number;
+  /** Digits per purpose where they differ from `length` (the property flow's 4, SPEC §5). */
+  lengthByPurpose?: Partial<Record<OtpPurpose, number>>;
   ttlMs: number;
   maxAttempts: number;
   maxPerHour: number;
@@ -50,20 +59,24 @@ export interface IssuedCode {
 
 /** One-time codes: issue, verify, with hashing, expiry, attempts and rate limits (SPEC §4, §5). */
 export interface OtpService {
+  /** Digits of a code of `purpose`. */
+  lengthOf(purpose: OtpPurpose): number;
   /**
-   * Creates a code for `phone` (E.164) and `purpose`, voiding earlier unused codes of that pair.
-   * Throws ONB_OTP_RESEND_COOLDOWN (429) within the cooldown of the last code for the number, and
-   * ONB_OTP_RATE_LIMITED (429, 'Please try after some time.') after `maxPerHour` codes in the last hour.
+   * Creates a code for `destination` (an E.164 number or a normalised e-mail address) and `purpose`,
+   * voiding earlier unused codes of that pair. The cooldown and the hourly count are per destination,
+   * whatever the purpose. Throws ONB_OTP_RESEND_COOLDOWN (429) within the cooldown of the last code for
+   * the destination, and ONB_OTP_RATE_LIMITED (429, 'Please try after some time.') after `maxPerHour`
+   * codes in the last hour.
    */
-  issue(phone: string, purpose: OtpPurpose): Promise<IssuedCode>;
+  issue(destination: string, purpose: OtpPurpose): Promise<IssuedCode>;
   /** Marks a code unusable (e.g. when sending it failed). */
-  discard(phone: string, purpose: OtpPurpose): Promise<void>;
+  discard(destination: string, purpose: OtpPurpose): Promise<void>;
   /**
-   * Checks `code` against the latest code of `phone` and `purpose` and consumes it on success.
+   * Checks `code` against the latest code of `destination` and `purpose` and consumes it on success.
    * Throws ONB_OTP_INCORRECT (no code, or wrong), ONB_OTP_EXPIRED, or ONB_OTP_TOO_MANY_ATTEMPTS (the
    * `maxAttempts`-th wrong try voids the code; later tries get the same error).
    */
-  verify(phone: string, purpose: OtpPurpose, code: string): Promise<void>;
+  verify(destination: string, purpose: OtpPurpose, code: string): Promise<void>;
 }
 
 /** Creates the service over `db`; `now` (ms) lets tests move time. */
@@ -72,22 +85,25 @@ export function createOtpService(
   settings: OtpSettings,
   now: () => number = Date.now,
 ): OtpService {
-  const hash = (phone: string, purpose: OtpPurpose, code: string) =>
-    createHmac('sha256', settings.secret).update(`${purpose}:${phone}:${code}`).digest('hex');
+  const hash = (destination: string, purpose: OtpPurpose, code: string) =>
+    createHmac('sha256', settings.secret).update(`${purpose}:${destination}:${code}`).digest('hex');
+  const lengthOf = (purpose: OtpPurpose) => settings.lengthByPurpose?.[purpose] ?? settings.length;
 
-  // Serialises work on one number across requests (and across instances on PostgreSQL).
-  const lockNumber = (trx: Kysely<Database>, phone: string) =>
-    sql`select pg_advisory_xact_lock(hashtext(${phone}))`.execute(trx);
+  // Serialises work on one destination across requests (and across instances on PostgreSQL).
+  const lockDestination = (trx: Kysely<Database>, destination: string) =>
+    sql`select pg_advisory_xact_lock(hashtext(${destination}))`.execute(trx);
 
   return {
-    async issue(phone, purpose) {
+    lengthOf,
+
+    async issue(destination, purpose) {
       return db.transaction().execute(async (trx) => {
-        await lockNumber(trx, phone);
+        await lockDestination(trx, destination);
         const t = now();
         const recent = await trx
           .selectFrom('otp_codes')
           .select('created_at')
-          .where('phone', '=', phone)
+          .where('destination', '=', destination)
           .where('created_at', '>', new Date(t - 3600_000))
           .orderBy('created_at', 'desc')
           .execute();
@@ -105,18 +121,19 @@ export function createOtpService(
         await trx
           .updateTable('otp_codes')
           .set({ consumed_at: new Date(t) })
-          .where('phone', '=', phone)
+          .where('destination', '=', destination)
           .where('purpose', '=', purpose)
           .where('consumed_at', 'is', null)
           .execute();
-        const code = String(randomInt(0, 10 ** settings.length)).padStart(settings.length, '0');
+        const length = lengthOf(purpose);
+        const code = String(randomInt(0, 10 ** length)).padStart(length, '0');
         await trx
           .insertInto('otp_codes')
           .values({
             id: randomUUID(),
-            phone,
+            destination,
             purpose,
-            code_hash: hash(phone, purpose, code),
+            code_hash: hash(destination, purpose, code),
             created_at: new Date(t),
             expires_at: new Date(t + settings.ttlMs),
             consumed_at: null,
@@ -130,26 +147,26 @@ export function createOtpService(
       });
     },
 
-    async discard(phone, purpose) {
+    async discard(destination, purpose) {
       await db
         .updateTable('otp_codes')
         .set({ consumed_at: new Date(now()) })
-        .where('phone', '=', phone)
+        .where('destination', '=', destination)
         .where('purpose', '=', purpose)
         .where('consumed_at', 'is', null)
         .execute();
     },
 
-    async verify(phone, purpose, code) {
+    async verify(destination, purpose, code) {
       await db
         .transaction()
         .execute(async (trx) => {
-          await lockNumber(trx, phone);
+          await lockDestination(trx, destination);
           const t = now();
           const row = await trx
             .selectFrom('otp_codes')
             .selectAll()
-            .where('phone', '=', phone)
+            .where('destination', '=', destination)
             .where('purpose', '=', purpose)
             .orderBy('created_at', 'desc')
             .limit(1)
@@ -162,7 +179,7 @@ export function createOtpService(
           }
           if (new Date(row.expires_at).getTime() <= t) throw onboardError('ONB_OTP_EXPIRED');
           const expected = Buffer.from(row.code_hash, 'hex');
-          const given = Buffer.from(hash(phone, purpose, code), 'hex');
+          const given = Buffer.from(hash(destination, purpose, code), 'hex');
           if (expected.length === given.length && timingSafeEqual(expected, given)) {
             await trx
               .updateTable('otp_codes')

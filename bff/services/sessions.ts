@@ -12,6 +12,15 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/**
+ * `sessions.id` of the session whose token the request's cookies carry (`onboard_sid`), or null without
+ * one. Does not check that the session is live (the authentication gate does, before every handler).
+ */
+export function sessionIdFromCookies(cookies: Record<string, string | undefined>): string | null {
+  const token = cookies[SESSION_COOKIE];
+  return token ? hashToken(token) : null;
+}
+
 /** Server-side sessions with idle and absolute expiry. Times are ms since the epoch. */
 export interface SessionStore {
   /** Starts a session for `userId`; returns the random token to put in the cookie (base64url, 256 bits). */

@@ -39,8 +39,9 @@ export function createDevTransport(
 }
 
 /**
- * Creates a transport that POSTs `{channel, to, text}` as JSON to `url` (an SMS/e-mail gateway of your
- * choice). Rejects on a network error or a non-2xx answer. The code is not sent separately.
+ * Creates a transport that POSTs `{channel, to, text}` (and `subject` for an e-mail that has one) as JSON
+ * to `url` (an SMS/e-mail gateway of your choice). Rejects on a network error or a non-2xx answer. The
+ * code is not sent separately.
  */
 export function createWebhookTransport(url: string, fetchImpl: typeof fetch = fetch): MessageTransport {
   return {
@@ -49,7 +50,12 @@ export function createWebhookTransport(url: string, fetchImpl: typeof fetch = fe
       const res = await fetchImpl(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ channel: msg.channel, to: msg.to, text: msg.text }),
+        body: JSON.stringify({
+          channel: msg.channel,
+          to: msg.to,
+          ...(msg.subject !== undefined ? { subject: msg.subject } : {}),
+          text: msg.text,
+        }),
         signal: AbortSignal.timeout(10000),
       });
       if (!res.ok) throw new Error(`message webhook answered ${res.status}`);

@@ -76,6 +76,13 @@ export type Locale =
   | 'hr'
   | 'pl';
 /**
+ * How a contact detail is reached: an e-mail address, or a phone number by SMS (SPEC §4 OTP mobile and e-mail).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContactChannel".
+ */
+export type ContactChannel = 'email' | 'phone';
+/**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -83,14 +90,17 @@ export type Locale =
  */
 export type CountryIsoCode = string;
 /**
- * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "IdType".
+ * The type the owner chose when uploading.
  */
 export type IdType = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
- * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
+ * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
+ *
+ * This interface was referenced by `KycDocument`'s JSON-Schema
+ * via the `definition` "IdType".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "IdType".
  */
 export type IdType1 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
 /**
@@ -130,9 +140,25 @@ export type CountryIsoCode2 = string;
  */
 export type CountryIsoCode3 = string;
 /**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode4 = string;
+/**
+ * Identity document types for text recognition (SPEC §3): Aadhaar, voter ID (EPIC), driving licence, passport, PAN card, vehicle registration certificate.
+ */
+export type IdType2 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
+/**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode5 = string;
+/**
  * Role of the user (SPEC §6). PropertyManager cannot open authenticated onboarding pages.
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
+/**
+ * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
+ */
+export type CountryIsoCode6 = string;
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  *
@@ -225,7 +251,7 @@ export type IdentifierKind1 =
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
-export type CountryIsoCode4 = string;
+export type CountryIsoCode7 = string;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -806,28 +832,123 @@ export interface ImagesConfig {
   };
 }
 /**
- * The photo of an identity document uploaded for the KYC task, as the server read it (SPEC §3 KYC ID types, §5 'Uploaded Image is of different IdType'). `processing` while text recognition runs in the background (the browser polls getKycDocument); then `recognised` (the text identifies `id_type`), `mismatch` (it identifies another type), `unreadable` (it identifies none) or `failed` (the reading could not be done).
+ * data of getKycDetails (SPEC §3 kycDetails and kycWidgetData): the kyc section, the owner's personal details with the verification flags, the latest identity document and whether the KYC task is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDetails".
+ */
+export interface KycDetails {
+  property_unique_id: string;
+  section: LeadSection;
+  personal_details: {
+    name: string | null;
+    email_address: string | null;
+    /**
+     * E.164 once valid.
+     */
+    contact_number: string | null;
+    /**
+     * The section's e-mail was verified by code by this account without a conflict (SPEC §3).
+     */
+    is_mail_verified: boolean;
+    /**
+     * The section's contact number was verified by code by this account, or is its sign-in number.
+     */
+    is_phone_verified: boolean;
+    /**
+     * This session's last verification found the e-mail or number on another account (SPEC §3, §6): the 'Resolve an issue' screen offers to switch profile.
+     */
+    is_another_user_present: boolean;
+  };
+  /**
+   * The latest identity document uploaded for the lead, or null.
+   */
+  document: KycDocument | null;
+  /**
+   * Whether the KYC task of the checklist is completed.
+   */
+  completed: boolean;
+}
+/**
+ * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "LeadSection".
+ */
+export interface LeadSection {
+  /**
+   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
+   */
+  version: number;
+  /**
+   * True after a final save (draft false) while the data still satisfies the final rules.
+   */
+  completed: boolean;
+  /**
+   * ISO 8601 time of the last save; null when never saved.
+   */
+  updated_at: string | null;
+}
+/**
+ * A photo of the owner's identity document (SPEC §3 KYC ID types) and what text recognition made of it (SPEC §5 'Uploaded Image is of different IdType'). The photo is kept as a re-encoded JPEG without metadata and served only to its owner; the recognised text itself is not kept.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "KycDocument".
  */
 export interface KycDocument {
   document_id: string;
-  id_type: IdType1;
+  id_type: IdType;
+  /**
+   * processing: text recognition runs in the background (poll getKycDocument); recognised: the text identifies the chosen type; mismatch: it identifies another type ('Uploaded Image is of different IdType'); unreadable: no document type could be read; failed: recognition could not run.
+   */
   status: 'processing' | 'recognised' | 'mismatch' | 'unreadable' | 'failed';
   /**
-   * Why the document is not recognised, in the request's language (mismatch: 'Uploaded Image is of different IdType', SPEC §5).
+   * For mismatch, unreadable and failed: what to do, in the request's language.
    */
-  message?: string;
+  message: string | null;
   /**
-   * The ID type the recognised text looks like, or null (still processing, or nothing identified).
+   * The type the text looks like, once recognised; null while processing or when none.
    */
-  detected_id_type: IdType | null;
+  detected_id_type: IdType1 | null;
   /**
-   * Same-origin path of the thumbnail (getKycDocumentFile `…/documents/:document_id/file?variant=thumb`, the owner's session only, no-store).
+   * Path of the 400 px thumbnail (getKycDocumentFile, the owner's session only).
    */
   thumbnail_url: string;
   created_at: string;
+}
+/**
+ * Query of getKycDocumentFile: which stored copy (default display).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentFileQuery".
+ */
+export interface KycDocumentFileQuery {
+  variant?: 'display' | 'thumb';
+}
+/**
+ * Path parameters of …/leads/:property_unique_id/kyc/documents/:document_id routes. Another user's lead answers 404 ONB_LEAD_NOT_FOUND; a document_id that is not a document of that lead answers 404 ONB_KYC_DOCUMENT_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentParams".
+ */
+export interface KycDocumentParams {
+  property_unique_id: string;
+  document_id: string;
+}
+/**
+ * data of uploadKycDocument and getKycDocument.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycDocumentResult".
+ */
+export interface KycDocumentResult {
+  document: KycDocument;
 }
 /**
  * Path parameters of GET /hms_ms/api/v1/translations/:language. Any short code is accepted here; an unsupported one answers 404.
@@ -912,32 +1033,6 @@ export interface Lead {
   } | null;
 }
 /**
- * One section of a lead (a checklist task's data, e.g. basic_info) as stored: its data, its version for optimistic concurrency, and whether it is completed.
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "LeadSection".
- */
-export interface LeadSection {
-  /**
-   * The section's fields as last saved (draft or final), shaped by schemas/api/sections/<section>.schema.json; phone numbers in E.164. {} when never saved.
-   */
-  data: {
-    [k: string]: unknown;
-  };
-  /**
-   * Incremented by 1 at every save; 0 when never saved. A save must send the version it read (else 409 ONB_VERSION_CONFLICT).
-   */
-  version: number;
-  /**
-   * True after a final save (draft false) while the data still satisfies the final rules.
-   */
-  completed: boolean;
-  /**
-   * ISO 8601 time of the last save; null when never saved.
-   */
-  updated_at: string | null;
-}
-/**
  * Path parameters of the lead routes. An id that is not one of the signed-in user's leads answers 404 ONB_LEAD_NOT_FOUND (whatever its shape).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -971,6 +1066,10 @@ export interface OutboxEntry {
    * E.164 number or e-mail address.
    */
   to: string;
+  /**
+   * Subject of an e-mail, translated.
+   */
+  subject?: string;
   /**
    * The text as sent, translated.
    */
@@ -1142,6 +1241,17 @@ export interface ReverseGeocodeResult {
    * @maxItems 5
    */
   closest: Place[];
+}
+/**
+ * data of saveKycDetails: the kyc section as saved, the lead's checklist after the save and the KYC details.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SaveKycDetailsResult".
+ */
+export interface SaveKycDetailsResult {
+  section: LeadSection;
+  checklist: Checklist;
+  kyc_details: KycDetails;
 }
 /**
  * data of saveLeadSection: the section as saved (with its new version) and the lead's checklist after the save.
@@ -1324,6 +1434,48 @@ export interface ContactInfoData {
   contact_phone_country?: CountryIsoCode3;
 }
 /**
+ * data of the kyc section (SPEC §3 KYC: name, contact number, number of rooms, PAN number, business ID, GSTIN availability; SPEC §3 ID types). Every field is optional in a draft; a final save (draft false) needs name, contact_phone, email_address, number_of_rooms, pan_number, gstin_available, id_type, and gstin when gstin_available is yes (missing → 400 'This field is required' with field). The task completes only when, besides, the latest document of the lead has this id_type and was recognised, and the e-mail and the phone are verified by code. null clears a field.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "KycData".
+ */
+export interface KycData {
+  /**
+   * Full name of the owner as on the identity document.
+   */
+  name?: string;
+  /**
+   * The owner's contact number, international or national (read in contact_phone_country, else the account's country); stored in E.164 once valid. Must be verified by a 4-digit code (sendContactOtp) before the task completes; the account's own sign-in number counts as verified.
+   */
+  contact_phone?: string;
+  contact_phone_country?: CountryIsoCode4;
+  /**
+   * The owner's e-mail address (SPEC §3 kycDetails.personal_details.email_address), stored without surrounding spaces; a final save refuses an invalid one with 'Please enter the correct email ID'. Must be verified by a 4-digit code before the task completes.
+   */
+  email_address?: string;
+  /**
+   * Rooms the owner lists (SPEC §3 KYC 'number of rooms'); the screen starts it from basic info's total_rooms.
+   */
+  number_of_rooms?: number;
+  /**
+   * PAN of the owner or the business: 5 letters, 4 digits, 1 letter, the fourth letter a holder type (schemas/identifiers/pan.ts).
+   */
+  pan_number?: string;
+  /**
+   * Optional registration number of the business (trade licence, CIN, Udyam…): letters, digits, spaces, '/', '.', '-'.
+   */
+  business_id?: string;
+  /**
+   * Whether the business has a GSTIN (SPEC §3 'GSTIN availability'): yes or no.
+   */
+  gstin_available?: 'yes' | 'no';
+  /**
+   * The GSTIN: 15 characters with the state code, the PAN inside it and the check character (schemas/identifiers/gstin.ts). Required by a final save when gstin_available is yes.
+   */
+  gstin?: string;
+  id_type?: IdType2;
+}
+/**
  * data of the room_categories section (SPEC §1 room categories). Optional in a draft; a final save (draft false) needs at least one category (missing or empty → 400 'This field is required' field room_categories), a name and a count in every category (same answer), basic info's total_rooms (missing → 400 ONB_BASIC_INFO_FIRST field room_categories) and counts adding up to it (otherwise 400 ONB_ROOM_COUNT_MISMATCH field room_categories, 'The room counts add up to {{sum}}, but the property has {{total}} rooms'). null clears it.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1355,6 +1507,45 @@ export interface RoomCategory {
    * Rooms of this category.
    */
   count?: number;
+}
+/**
+ * data of a successful sendContactOtp answer: where the code went and its timings.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SendContactOtpResult".
+ */
+export interface SendContactOtpResult {
+  channel: ContactChannel;
+  /**
+   * The normalised destination: the e-mail address trimmed and in lower case, or the phone number in E.164.
+   */
+  destination: string;
+  /**
+   * Digits in the code (SPEC §5: 4 in the property flow).
+   */
+  otp_length: number;
+  /**
+   * Seconds the code stays valid.
+   */
+  expires_in_s: number;
+  /**
+   * Seconds before another code may be asked for.
+   */
+  resend_after_s: number;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads/:property_unique_id/kyc/contact/otp: send a 4-digit code to an e-mail address or a phone number the owner gives in the KYC form (SPEC §3 KYC, §4 OTP, §5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SendContactOtpBody".
+ */
+export interface SendContactOtpBody {
+  channel: ContactChannel;
+  /**
+   * The e-mail address, or the phone number: international ('+91 98765 43210') or national with country ('9876543210').
+   */
+  value: string;
+  country?: CountryIsoCode5;
 }
 /**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
@@ -1393,6 +1584,22 @@ export interface UserDetails {
   language: Locale;
   devise_role: DeviseRole;
 }
+/**
+ * data of a successful switchProfile answer: the account now signed in; the new session cookies are set on the same answer and the old session has ended.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SwitchProfileResult".
+ */
+export interface SwitchProfileResult {
+  user: UserDetails;
+}
+/**
+ * POST /hms_ms/api/v1/users/switch_profile: an empty object; the switch is the one the session recorded at verifyContactOtp.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SwitchProfileBody".
+ */
+export interface SwitchProfileBody {}
 /**
  * data of GET /hms_ms/api/v1/translations/:language: every message of the language, one nested object per area, missing keys filled from en-GB (SPEC §3 clientMessages).
  *
@@ -1450,6 +1657,62 @@ export interface UploadImageResult {
   image: PropertyImage;
   completed: boolean;
   accepted_count: number;
+}
+/**
+ * The multipart/form-data body of uploadKycDocument, in this order: `id_type`, `client_upload_id`, then `file` (a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UploadKycDocumentForm".
+ */
+export interface UploadKycDocumentForm {
+  id_type: IdType1;
+  /**
+   * A UUID the browser makes for this photo and reuses when it retries; the same id answers the stored document again (200) instead of a new one (202).
+   */
+  client_upload_id: string;
+  /**
+   * The photo of the document: JPEG or PNG by its content, at most 10485760 bytes, at least 600 px on each side after the EXIF orientation (any orientation).
+   */
+  file: string;
+}
+/**
+ * data of a successful verifyContactOtp answer (the code was right). verified is true only when is_another_user_present is false; with another user present the session may switch profile (switchProfile) for 10 minutes (SPEC §3 is_another_user_present, §6).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyContactOtpResult".
+ */
+export interface VerifyContactOtpResult {
+  channel: ContactChannel;
+  /**
+   * The normalised destination: e-mail address in lower case, or phone number in E.164.
+   */
+  destination: string;
+  /**
+   * The destination is now a verified contact of the signed-in account.
+   */
+  verified: boolean;
+  /**
+   * The destination belongs to another account (its sign-in number or e-mail, or verified there); nothing was stored for this account.
+   */
+  is_another_user_present: boolean;
+}
+/**
+ * POST /hms_ms/api/v1/onboard/leads/:property_unique_id/kyc/contact/verify: check the 4-digit code sent by sendContactOtp (same channel, value and country).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyContactOtpBody".
+ */
+export interface VerifyContactOtpBody {
+  channel: ContactChannel;
+  /**
+   * The e-mail address or phone number the code was sent to (normalised the same way).
+   */
+  value: string;
+  country?: CountryIsoCode6;
+  /**
+   * The code as typed: 4 digits.
+   */
+  otp: string;
 }
 /**
  * data of a successful verify_otp answer; the session cookies are set on the same answer.
@@ -2182,7 +2445,7 @@ export interface InputContents {
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).
    */
   otp_length?: number;
-  default_country?: CountryIsoCode4;
+  default_country?: CountryIsoCode7;
   /**
    * Phone kind: form field that holds the chosen country (ISO alpha-2).
    */

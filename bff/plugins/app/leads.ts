@@ -25,6 +25,8 @@ export default fp<{ now: () => number; config: Config; locator: CityLocator }>(
         locator,
         locationConfirmDistanceM: config.locationConfirmDistanceM,
         otaMatchRadiusM: config.otaMatchRadiusM,
+        // The KYC service is registered after this one; it is looked up when a KYC save needs it.
+        kycEvidence: (lead, data, country) => app.kyc.evidence(lead, data, country),
       }),
     );
   },

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { createOtpService, type OtpService } from '../../services/otp';
+import { CONTACT_OTP_LENGTH, createOtpService, type OtpService } from '../../services/otp';
 import { createUserRepository, type UserRepository } from '../../services/users';
 
 declare module 'fastify' {
@@ -22,6 +22,7 @@ export default fp<{ config: Config; now: () => number }>(
         {
           secret: config.otpSecret,
           length: config.otpLength,
+          lengthByPurpose: { contact_email: CONTACT_OTP_LENGTH, contact_phone: CONTACT_OTP_LENGTH },
           ttlMs: config.otpTtlMs,
           maxAttempts: config.otpMaxAttempts,
           maxPerHour: config.otpMaxPerHour,

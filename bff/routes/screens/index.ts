@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import type { ScreenCatalogue, ScreenImages } from '../../screens/composer';
 import { globalInfoFor } from '../global';
+import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
 
 /** Brand of the composed screens (the holiday-home variant would pass its own). */
@@ -86,9 +87,22 @@ export default async function screenRoutes(
         lead && request.user && SCREENS_WITH_IMAGES.has(id)
           ? withCategories(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
           : null;
+      // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
+      // issue' screen the conflict of this session's last verification (SPEC §6).
+      const sessionId = sessionIdFromCookies(request.cookies);
+      const kyc =
+        lead && request.user && id === 'kyc'
+          ? await app.kyc.details(request.user.id, lead.property_unique_id, request.locale, sessionId)
+          : null;
+      const conflict =
+        request.user && sessionId && id === 'resolve_issue'
+          ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         images,
+        kyc,
+        conflict,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
