@@ -7,21 +7,30 @@ export function uniquePhone(): { national: string; e164: string } {
   return { national, e164: `+91${national}` };
 }
 
-/** Reads the newest code sent to `e164` from the development outbox (GET /__dev/outbox). */
-export async function readCode(request: APIRequestContext, e164: string, after?: string): Promise<string> {
+/**
+ * Reads the newest code sent to `to` (an E.164 number or an e-mail address) from the development outbox
+ * (GET /__dev/outbox), skipping `after` (a code already used); sign-in codes have 6 digits, the property
+ * flow's contact codes 4 (SPEC §5).
+ */
+export async function readCode(
+  request: APIRequestContext,
+  to: string,
+  after?: string,
+  digits = 6,
+): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(
       async () => {
         const res = await request.get('/__dev/outbox');
         const entries = (await res.json()) as { to: string; code: string; sent_at: string }[];
-        const entry = entries.find((e) => e.to === e164 && (!after || e.code !== after));
+        const entry = entries.find((e) => e.to === to && (!after || e.code !== after));
         code = entry?.code;
         return code;
       },
-      { message: `a code sent to ${e164}` },
+      { message: `a code sent to ${to}` },
     )
-    .toMatch(/^\d{6}$/);
+    .toMatch(new RegExp(`^\\d{${digits}}$`));
   return code!;
 }
 
