@@ -138,7 +138,8 @@ export const errorDefinitions = {
   ONB_KYC_DOCUMENT_TOO_SMALL: {
     status: 422,
     key: 'errors.kyc_document_too_small',
-    message: 'The photo of the document is too small. Please take it closer: at least {{min}} pixels on each side.',
+    message:
+      'The photo of the document is too small. Please take it closer: at least {{min}} pixels on each side.',
     field: 'document',
   },
   ONB_KYC_DOCUMENT_REQUIRED: {

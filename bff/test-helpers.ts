@@ -161,8 +161,7 @@ export async function createTestLead(
 
 /** One part of a multipart body: a text field or a file. */
 export type MultipartPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; type: string; data: Buffer };
+  { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
 
 /** A multipart/form-data body written by hand, parts in the given order (uploads read fields before the file). */
 export function multipartBody(parts: MultipartPart[]): { payload: Buffer; contentType: string } {

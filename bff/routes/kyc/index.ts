@@ -86,7 +86,12 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         { userId: user.id, propertyUniqueId: id, version: saved.section.version, draft: request.body.draft },
         'kyc details saved',
       );
-      const kycDetails = await app.kyc.details(user.id, id, request.locale, sessionIdFromCookies(request.cookies));
+      const kycDetails = await app.kyc.details(
+        user.id,
+        id,
+        request.locale,
+        sessionIdFromCookies(request.cookies),
+      );
       return { success: true, data: { ...saved, kyc_details: kycDetails } };
     },
   );

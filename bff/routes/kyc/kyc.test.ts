@@ -10,13 +10,7 @@ import type {
   UserDetails,
 } from '../../../schemas/generated/types';
 import { renderIdCard } from '../../test-support/id-cards';
-import {
-  buildTestApp,
-  createTestLead,
-  multipartBody,
-  outboxCode,
-  signInNewOwner,
-} from '../../test-helpers';
+import { buildTestApp, createTestLead, multipartBody, outboxCode, signInNewOwner } from '../../test-helpers';
 
 const LEADS = '/hms_ms/api/v1/onboard/leads';
 const ARABIC = /[\u0600-\u06FF]/;
@@ -55,7 +49,10 @@ async function recognised(id: string, data: Buffer, idType: string, headers: Rec
   const doc = res.json<{ data: { document: KycDocument } }>().data.document;
   expect(doc.status).toBe('processing');
   await app.kyc.idle();
-  const got = await app.inject({ url: `${kyc(id)}/documents/${doc.document_id}`, headers: { cookie: owner, ...headers } });
+  const got = await app.inject({
+    url: `${kyc(id)}/documents/${doc.document_id}`,
+    headers: { cookie: owner, ...headers },
+  });
   expect(got.statusCode, got.body).toBe(200);
   expect(got.headers['cache-control']).toBe('no-store');
   return got.json<{ data: { document: KycDocument } }>().data.document;
@@ -71,8 +68,9 @@ const details = async (id: string): Promise<KycDetails> => {
 };
 
 const checklist = async (id: string): Promise<Checklist> =>
-  (await app.inject({ url: `${LEADS}/${id}/checklist`, headers: { cookie: owner } })).json<{ data: Checklist }>()
-    .data;
+  (await app.inject({ url: `${LEADS}/${id}/checklist`, headers: { cookie: owner } })).json<{
+    data: Checklist;
+  }>().data;
 
 /** Verifies `email` for the owner with the code from the development outbox. */
 async function verifyEmail(id: string, email: string) {
@@ -135,7 +133,10 @@ describe('KYC documents', () => {
 
     expect((await app.inject({ url: doc.thumbnail_url, headers: { cookie: other } })).statusCode).toBe(404);
     expect((await app.inject({ url: doc.thumbnail_url })).statusCode).toBe(401);
-    const foreign = await app.inject({ url: `${kyc(id)}/documents/${doc.document_id}`, headers: { cookie: other } });
+    const foreign = await app.inject({
+      url: `${kyc(id)}/documents/${doc.document_id}`,
+      headers: { cookie: other },
+    });
     expect(foreign.statusCode).toBe(404);
     expect((await upload(id, panCard, { cookie: other })).statusCode).toBe(404);
     expect((await app.inject({ url: kyc(id), headers: { cookie: other } })).statusCode).toBe(404);
@@ -244,7 +245,9 @@ describe('saveKycDetails', () => {
     expect((await checklist(id)).tasks.kyc.completed).toBe(false);
     const mismatch = await save(id, { ...data, id_type: 'passport' }, version, false);
     expect(mismatch.statusCode).toBe(422);
-    expect(mismatch.json<{ error: { message: string } }>().error.message).toBe('Uploaded Image is of different IdType');
+    expect(mismatch.json<{ error: { message: string } }>().error.message).toBe(
+      'Uploaded Image is of different IdType',
+    );
   }, 90_000);
 
   it('needs a verified contact number other than the sign-in one, and a GSTIN when the business has one', async () => {
