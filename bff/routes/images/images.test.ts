@@ -16,7 +16,7 @@ import type {
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, createTestLead, multipartBody, signInNewOwner } from '../../test-helpers';
 
 const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
 const LEADS = '/hms_ms/api/v1/onboard/leads';
@@ -33,26 +33,6 @@ let fixturesDir: string;
 /** Added to the clock of the app (delete window tests move time on). */
 let clockOffsetMs = 0;
 
-/** One part of a multipart body: a text field or a file. */
-type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
-
-/** A multipart/form-data body written by hand, parts in the given order. */
-function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
-  const boundary = `----onboard${randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const head =
-      'data' in p
-        ? `Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}`
-        : `Content-Disposition: form-data; name="${p.name}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`));
-    chunks.push('data' in p ? p.data : Buffer.from(p.value));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 interface UploadOptions {
   category?: string;
   /** Sent as the field room_category (after category, before client_upload_id) when given. */
@@ -66,7 +46,7 @@ interface UploadOptions {
 
 /** POSTs one photo the way the browser does: category, client_upload_id, then the file. */
 function upload(id: string, data: Buffer, o: UploadOptions = {}) {
-  const { payload, contentType } = multipart([
+  const { payload, contentType } = multipartBody([
     { name: 'category', value: o.category ?? 'room' },
     ...(o.roomCategory === undefined ? [] : [{ name: 'room_category', value: o.roomCategory }]),
     { name: 'client_upload_id', value: o.clientUploadId ?? randomUUID() },
@@ -478,7 +458,7 @@ describe('uploading a photo', () => {
 
   it('needs the fields before the file, a known category and a multipart body', async () => {
     const id = await createLead();
-    const fileFirst = multipart([
+    const fileFirst = multipartBody([
       { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: photo('nature/Blinds.jpg') },
       { name: 'category', value: 'room' },
       { name: 'client_upload_id', value: randomUUID() },
@@ -802,7 +782,7 @@ describe('room photos per room category', () => {
       expect(res.statusCode, why).toBe(400);
       expect(res.json().error, why).toMatchObject({ code: 'ONB_INVALID_INPUT', field: 'room_category' });
     }
-    const late = multipart([
+    const late = multipartBody([
       { name: 'category', value: 'room' },
       { name: 'client_upload_id', value: randomUUID() },
       { name: 'file', filename: 'a.jpg', type: 'image/jpeg', data: photo('nature/Wood.jpg') },
