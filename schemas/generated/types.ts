@@ -1041,7 +1041,7 @@ export interface Lead {
    */
   updated_at: string;
   /**
-   * Every section that exists, keyed by checklist task (basic_info, address, contact_info, amenities, room_categories so far); a never-saved section has version 0 and data {}.
+   * Every section that exists, keyed by checklist task (basic_info, address, contact_info, amenities, room_categories, kyc); a never-saved section has version 0 and data {}.
    */
   sections: {
     basic_info?: LeadSection;
@@ -1049,6 +1049,7 @@ export interface Lead {
     amenities?: LeadSection;
     room_categories?: LeadSection;
     address?: LeadSection;
+    kyc?: LeadSection;
   };
   checklist: Checklist;
   /**
