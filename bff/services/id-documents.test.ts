@@ -207,6 +207,14 @@ describe('readIdDocument tolerates recognition noise', () => {
     expect(readIdDocument('DL No. MH-12 2011 OO62831').numbers.driving_licence).toBe('MH1220110062831');
   });
 
+  it('reads no identifier out of a date, and repairs no registration mark', () => {
+    // 14071985 would be a passport number with the first 1 read as I.
+    expect(readIdDocument('Date of Birth\n14/07/1985\n14.07.1985').numbers).toEqual({});
+    expect(readIdDocument('Regn. No. MH 12 AB 4821').numbers.vehicle_rc).toBe('MH12AB4821');
+    // '4H' is not repaired to 'AH': the first mark that passes as read is 'AB 4821'.
+    expect(readIdDocument('4H 12 AB 4821').numbers.vehicle_rc).toBe('AB4821');
+  });
+
   it('does not repair more than a quarter of an identifier, nor read a number across lines', () => {
     // 482173659020 with three of twelve characters misread is repaired; with four it is not.
     expect(readIdDocument('482I 7365 9O2O').numbers.aadhaar).toBe('482173659020');

@@ -139,9 +139,9 @@ const NUMBER_SHAPES: Readonly<Record<IdType, NumberShape>> = {
   driving_licence: { layouts: ['LLDDDDDDDDDDDDD'], check: (value) => checkDrivingLicence(value) },
   passport: { layouts: ['LDDDDDDD'], check: checkPassport },
   pan: { layouts: ['LLLLLDDDDL'], check: checkPan },
-  // State series 'MH12AB1234', 'DL3CAB1234': only the state code is sure to be letters; the rest varies.
+  // Registration marks mix letters and digits too freely ('MH12AB1234', '22BH1234AA') to repair any.
   vehicle_rc: {
-    layouts: ['LL**', 'LL***', 'LL****', 'LL*****', 'LL******', 'LL*******', 'LL********', 'LL*********'],
+    layouts: ['****', '*****', '******', '*******', '********', '*********', '**********', '***********'],
     check: checkVehicleRc,
   },
 };
@@ -230,9 +230,14 @@ export function findPhrase(folded: string, phrase: string): boolean {
 function repair(word: string, layout: string): string | null {
   let repaired = 0;
   let out = '';
-  for (let i = 0; i < word.length; i++) {
-    const c = word[i]!;
-    const want = layout[i];
+  let at = 0;
+  for (const c of word) {
+    if (c === '-') {
+      // A separator some rules allow: kept for the rule to judge, not part of the layout.
+      out += c;
+      continue;
+    }
+    const want = layout[at++];
     const isDigit = c >= '0' && c <= '9';
     if (want === 'D' && !isDigit) {
       const d = AS_DIGIT[c];
@@ -246,7 +251,7 @@ function repair(word: string, layout: string): string | null {
       repaired++;
     } else out += c;
   }
-  return repaired <= Math.floor(word.length * MAX_REPAIRED_SHARE) ? out : null;
+  return repaired <= Math.floor(layout.length * MAX_REPAIRED_SHARE) ? out : null;
 }
 
 /**
@@ -265,7 +270,8 @@ function findNumber(type: IdType, lines: readonly (readonly string[])[]): string
       let exactFind: string | null = null;
       for (let end = start; end < words.length && end < start + MAX_JOINED_WORDS; end++) {
         joined += words[end];
-        const layout = layouts.find((l) => l.length === joined.length);
+        const length = joined.replace(/-/g, '').length;
+        const layout = layouts.find((l) => l.length === length);
         if (!layout) continue;
         const exact = check(joined);
         if (exact.valid) exactFind = exact.normalised;
@@ -281,13 +287,23 @@ function findNumber(type: IdType, lines: readonly (readonly string[])[]): string
   return repairedFind;
 }
 
-/** The words of each line of `text`: runs of ASCII letters and digits, upper-cased ('|' read as 'I'). */
+/**
+ * The words of each line of `text`, upper-cased ('|' read as 'I'): split at white space and at the '<'
+ * fillers of a machine-readable zone, with punctuation around a word dropped ('No.' → 'NO', '(NT)' → 'NT').
+ * Punctuation inside a word stays, so that '14/07/1985' is never read as the number 14071985; a hyphen
+ * stays for the rules that allow it.
+ */
 function wordsByLine(text: string): string[][] {
   return text
     .toUpperCase()
     .replace(/\|/g, 'I')
     .split(/\r?\n/)
-    .map((line) => line.split(/[^A-Z0-9]+/).filter((w) => w !== ''))
+    .map((line) =>
+      line
+        .split(/[\s<]+/)
+        .map((w) => w.replace(/^[^A-Z0-9]+|[^A-Z0-9]+$/g, ''))
+        .filter((w) => w !== ''),
+    )
     .filter((words) => words.length > 0);
 }
 
