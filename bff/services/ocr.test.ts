@@ -124,6 +124,27 @@ describe('createTextRecogniser lifecycle', () => {
     await own.close();
   }, 60_000);
 
+  it('shares the queue between workers', async () => {
+    const two = createTextRecogniser({ workers: 2 });
+    try {
+      const types = ['pan', 'aadhaar', 'passport'] as const;
+      const cards = await Promise.all(types.map((type) => renderIdCard(type, { width: 900 })));
+      const texts = await Promise.all(cards.map((card) => two.recognise(card)));
+      expect(texts.map((t) => readIdDocument(t.text).detected)).toEqual(types);
+    } finally {
+      await two.close();
+    }
+  }, 60_000);
+
+  it('rejects a reading that takes longer than timeoutMs', async () => {
+    const hasty = createTextRecogniser({ timeoutMs: 1 });
+    try {
+      await expect(hasty.recognise(await renderIdCard('pan'))).rejects.toThrow('text recognition timed out');
+    } finally {
+      await hasty.close();
+    }
+  }, 60_000);
+
   it('uses the English model installed in node_modules (no download)', () => {
     const data = createRequire(import.meta.url)('@tesseract.js-data/eng') as {
       langPath: string;

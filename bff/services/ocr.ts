@@ -209,21 +209,40 @@ async function startWorker(): Promise<Tesseract.Worker> {
 async function read(
   worker: Tesseract.Worker,
   prepared: Buffer,
+  timeoutMs: number,
 ): Promise<{ text: string; confidence: number }> {
-  const { data } = await worker.recognize(prepared);
-  return { text: data.text, confidence: data.confidence };
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('text recognition timed out')), timeoutMs);
+  });
+  try {
+    const { data } = await Promise.race([worker.recognize(prepared), timeout]);
+    return { text: data.text, confidence: data.confidence };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
+/** Longest one reading may take before its worker is taken for hung, in ms. */
+export const DEFAULT_RECOGNITION_TIMEOUT_MS = 60_000;
+
 /**
- * A text recogniser with `workers` (default 1, at least 1) Tesseract worker threads, started on the first
- * job (each takes ~1 s and ~100–150 MB to start). Jobs wait in one queue and go to the first free worker.
- * An image read upright with a confidence under {@link ORIENTATION_RETRY_CONFIDENCE} (and some letter or
- * digit) is read again turned by 90°, 270° and 180°; the reading with the highest confidence is answered (so
- * a sideways photo, or a photo without text, costs up to four readings). `close()` refuses the jobs still queued (Error 'text recogniser closed'), lets the
- * running ones finish and ends the workers.
+ * A text recogniser with `workers` (default 1, at least 1) Tesseract worker threads, each started on its
+ * first job (~1–2 s; a worker and its reading take ~200–260 MB at peak, see `npm run bench:ocr`). Jobs wait
+ * in one queue and go to the first free worker. An image read upright with a confidence under
+ * {@link ORIENTATION_RETRY_CONFIDENCE} (and some letter or digit) is read again turned by 90°, 270° and
+ * 180°; the reading with the highest confidence is answered (so a sideways photo, or a photo without
+ * text, costs up to four readings). Preparing an image ({@link prepareForRecognition}) runs on the calling
+ * thread: sharp in its thread pool, then ~10–50 ms of JavaScript for the tilt.
+ *
+ * A reading that takes longer than `timeoutMs` (default {@link DEFAULT_RECOGNITION_TIMEOUT_MS}) rejects its
+ * job (Error 'text recognition timed out'); a worker that failed or timed out is ended and replaced on the
+ * next job. `close()` refuses the jobs still queued (Error 'text recogniser closed'), lets the running ones
+ * finish and ends the workers.
  */
-export function createTextRecogniser(options: { workers?: number } = {}): TextRecogniser {
+export function createTextRecogniser(options: { workers?: number; timeoutMs?: number } = {}): TextRecogniser {
   const count = Math.max(1, Math.floor(options.workers ?? 1));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RECOGNITION_TIMEOUT_MS;
   const slots: Slot[] = Array.from({ length: count }, () => ({ worker: null, busy: false }));
   const queue: Job[] = [];
   const running = new Set<Promise<void>>();
@@ -234,11 +253,11 @@ export function createTextRecogniser(options: { workers?: number } = {}): TextRe
       const prepared = await prepareForRecognition(job.image);
       slot.worker ??= startWorker();
       const worker = await slot.worker;
-      let best = await read(worker, prepared);
+      let best = await read(worker, prepared, timeoutMs);
       // Nothing at all read upright (a blank or smooth image): turning it will not find text either.
       if (best.confidence < ORIENTATION_RETRY_CONFIDENCE && /[\p{L}\p{N}]/u.test(best.text)) {
         for (const angle of [90, 270, 180] as const) {
-          const turned = await read(worker, await prepareForRecognition(job.image, angle));
+          const turned = await read(worker, await prepareForRecognition(job.image, angle), timeoutMs);
           if (turned.confidence > best.confidence) best = turned;
           if (best.confidence >= ORIENTATION_RETRY_CONFIDENCE) break;
         }
@@ -246,7 +265,7 @@ export function createTextRecogniser(options: { workers?: number } = {}): TextRe
       job.resolve({ ...best, durationMs: performance.now() - started });
     } catch (err) {
       if (!(err instanceof UndecodableImageError)) {
-        // A worker that failed (start failure, WebAssembly abort) is replaced on the next job.
+        // A worker that failed (start failure, WebAssembly abort, timeout) is replaced on the next job.
         const failed = slot.worker;
         slot.worker = null;
         void failed?.then((w) => w.terminate()).catch(() => undefined);

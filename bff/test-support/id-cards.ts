@@ -36,7 +36,7 @@ function aadhaarNumber(body11: string): string {
 }
 
 /**
- * The identifier drawn on a card of `type` when none is given, as printed: Aadhaar '4821 7365 902x' (with
+ * The identifier drawn on a card of `type` when none is given, as printed: Aadhaar '4821 7365 9020' (with
  * its Verhoeff digit), PAN 'ABCPS1234K', voter ID 'XKR4729153', driving licence 'MH12 20110062831',
  * passport 'N4827163', vehicle RC 'MH 12 AB 4821'. Each passes its check in schemas/identifiers.
  */
