@@ -57,6 +57,33 @@ export function sampleIdNumber(type: IdType): string {
   }
 }
 
+/**
+ * A random identifier of `type` as printed, valid under its rule in schemas/identifiers (check digit
+ * included for Aadhaar), from `random` (default Math.random; values in [0, 1)): Aadhaar grouped 4-4-4, PAN
+ * with an individual's status letter P, EPIC, driving licence 'SSRR YYYYNNNNNNN' issued 2000–2020, passport,
+ * registration mark 'SS RR LL NNNN'.
+ */
+export function randomIdNumber(type: IdType, random: () => number = Math.random): string {
+  const pick = (alphabet: string, n = 1) =>
+    Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+  const L = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const D = '0123456789';
+  switch (type) {
+    case 'aadhaar':
+      return aadhaarNumber(pick('23456789') + pick(D, 10));
+    case 'pan':
+      return `${pick(L, 3)}P${pick(L)}${pick(D, 4)}${pick(L)}`;
+    case 'voter_id':
+      return pick(L, 3) + pick(D, 7);
+    case 'driving_licence':
+      return `${pick(L, 2)}${pick(D, 2)} ${2000 + Math.floor(random() * 21)}${pick(D, 7)}`;
+    case 'passport':
+      return pick('ABCDEFGHIJKLMNOPRSTUVWY') + pick('123456789') + pick(D, 6);
+    case 'vehicle_rc':
+      return `${pick(L, 2)} ${pick(D, 2)} ${pick(L, 2)} ${pick('123456789')}${pick(D, 3)}`;
+  }
+}
+
 /** `text` with the five XML special characters escaped for SVG text content. */
 function xml(text: string): string {
   return text.replace(
