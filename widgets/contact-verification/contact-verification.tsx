@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { ContactVerificationContents } from '../../schemas/generated/types';
 import type { RequestFailure, WidgetProps } from '../widget-props';
+import { visuallyHidden } from '../shared-ui';
 
 type Channel = ContactVerificationContents['channel'];
 
@@ -126,15 +127,6 @@ function useNow(until: number | null): number {
 
 /** Lines kept in the live region. */
 const ANNOUNCEMENT_LOG = 4;
-
-const visuallyHidden = {
-  position: 'absolute',
-  inlineSize: 1,
-  blockSize: 1,
-  overflow: 'hidden',
-  clipPath: 'inset(50%)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /**
  * The `contact_verification` widget (issue 5; SPEC §4 'OTP (mobile and e-mail): send and verify with loading

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { DocumentUploaderContents, IdType, KycDocument } from '../../schemas/generated/types';
 import { precheckPhoto, type PrecheckReason } from '../photo-precheck';
 import type { RequestFailure, UploadCheck, UploadItem, UploadStatus, WidgetProps } from '../widget-props';
+import { usePreview, visuallyHidden } from '../shared-ui';
 
 type Texts = DocumentUploaderContents['texts'];
 
@@ -79,21 +80,6 @@ export function newerDocument(current: KycDocument | null, next: KycDocument | n
 /** Upload states still on their way: the picker waits for them. */
 const IN_FLIGHT: ReadonlySet<UploadStatus> = new Set(['checking', 'queued', 'uploading', 'processing']);
 
-/** A blob: URL of a local photo (revoked on change and unmount). */
-function usePreview(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file || typeof URL.createObjectURL !== 'function') return undefined;
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => {
-      URL.revokeObjectURL(next);
-      setUrl(null);
-    };
-  }, [file]);
-  return url;
-}
-
 /** A picture of the document, or an icon when there is none or the browser cannot show it. */
 function Picture({ src, alt }: { src: string | null; alt: string }) {
   const [broken, setBroken] = useState<string | null>(null);
@@ -128,15 +114,6 @@ function Picture({ src, alt }: { src: string | null; alt: string }) {
 
 /** Lines kept in the live region. */
 const ANNOUNCEMENT_LOG = 4;
-
-const visuallyHidden = {
-  position: 'absolute',
-  inlineSize: 1,
-  blockSize: 1,
-  overflow: 'hidden',
-  clipPath: 'inset(50%)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** What the widget shows, derived from the chosen ID type, the upload in hand and the document. */
 type View =

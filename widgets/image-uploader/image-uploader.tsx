@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImageUploaderContents, PropertyImage } from '../../schemas/generated/types';
 import type { UploadCheck, UploadItem, UploadStatus, WidgetProps } from '../widget-props';
 import { precheckPhoto, type PrecheckReason } from '../photo-precheck';
+import { usePreview, visuallyHidden } from '../shared-ui';
 
 type Texts = ImageUploaderContents['texts'];
 type StatusKey = keyof Texts['status'];
@@ -109,21 +110,6 @@ export function tilesOf(
     });
   }
   return tiles;
-}
-
-/** A blob: URL of a local photo while it has no server thumbnail (revoked on change and unmount). */
-function usePreview(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file || typeof URL.createObjectURL !== 'function') return undefined;
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => {
-      URL.revokeObjectURL(next);
-      setUrl(null);
-    };
-  }, [file]);
-  return url;
 }
 
 const previewable = (item: UploadItem | null) =>
@@ -515,14 +501,7 @@ export function ImageUploader({ contents, dispatch, uploads }: WidgetProps<Image
             aria-labelledby={addId}
             tabIndex={-1}
             onChange={onFiles}
-            style={{
-              position: 'absolute',
-              inlineSize: 1,
-              blockSize: 1,
-              overflow: 'hidden',
-              clipPath: 'inset(50%)',
-              whiteSpace: 'nowrap',
-            }}
+            style={visuallyHidden}
           />
         </Box>
       ) : (
