@@ -26,3 +26,9 @@ export const errorResponses = {
 
 /** Headers every client call may carry (SPEC §7). */
 export const clientHeaders = ref('api/client-headers.schema.json');
+
+/** The 200 response of the routes that serve a stored JPEG (a photo or a document), re-encoded without metadata. */
+export const jpegFileResponse = {
+  description: 'The JPEG (re-encoded, no metadata)',
+  content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } },
+};

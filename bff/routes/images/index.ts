@@ -4,7 +4,7 @@ import { onboardError } from '../../errors';
 import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
-import { errorResponses, ok, ref } from '../responses';
+import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
 
@@ -134,10 +134,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         params: ref('api/image-params.schema.json'),
         querystring: ref('api/image-file-query.schema.json'),
         response: {
-          200: {
-            description: 'The JPEG (re-encoded, no metadata)',
-            content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } },
-          },
+          200: jpegFileResponse,
           ...errorResponses,
         },
       },

@@ -12,7 +12,7 @@ import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { sessionIdFromCookies } from '../../services/sessions';
-import { errorResponses, ok, ref } from '../responses';
+import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
 
@@ -171,10 +171,7 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         params: ref('api/kyc-document-params.schema.json'),
         querystring: ref('api/kyc-document-file-query.schema.json'),
         response: {
-          200: {
-            description: 'The JPEG (re-encoded, no metadata)',
-            content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } },
-          },
+          200: jpegFileResponse,
           ...errorResponses,
         },
       },
