@@ -197,7 +197,8 @@ export const errorDefinitions = {
   ONB_CONTRACT_OUTDATED: {
     status: 409,
     key: 'errors.contract_outdated',
-    message: "Your property's details have changed since this contract was made. Please open the new contract.",
+    message:
+      "Your property's details have changed since this contract was made. Please open the new contract.",
   },
   ONB_OTP_INCORRECT: {
     status: 400,

@@ -41,13 +41,17 @@ export interface ContractContent {
 }
 
 const percent = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)}%`;
-const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '—' : String(v));
+const dash = (v: string | number | null | undefined) =>
+  v === null || v === undefined || v === '' ? '—' : String(v);
 
 /**
  * The lines of the commercial terms as printed (SPEC §9 checklist widget keys), label then value.
  * Exported so tests can look for them in the PDF's text.
  */
-export function termLines(terms: CommercialTerms, dateRange: { start: string; end: string }): [string, string][] {
+export function termLines(
+  terms: CommercialTerms,
+  dateRange: { start: string; end: string },
+): [string, string][] {
   return [
     ['Commission charges', percent(terms.commission)],
     ['Bookings through the provider (oyo_channel)', percent(terms.oyo_channel)],
@@ -135,7 +139,9 @@ export function renderContractPdf(content: ContractContent): Promise<Buffer> {
   doc
     .fontSize(9)
     .fillColor('#555555')
-    .text(`Contract ID ${content.contractId}. Accepted electronically in the app; the acceptance records who, when and from where.`);
+    .text(
+      `Contract ID ${content.contractId}. Accepted electronically in the app; the acceptance records who, when and from where.`,
+    );
   doc.end();
   return done;
 }

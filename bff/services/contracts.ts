@@ -84,7 +84,11 @@ export interface ContractService {
    * The PDF bytes of a contract of the user's lead and a file name for it.
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_CONTRACT_NOT_FOUND (404).
    */
-  file(userId: string, propertyUniqueId: string, contractId: string): Promise<{ bytes: Buffer; filename: string }>;
+  file(
+    userId: string,
+    propertyUniqueId: string,
+    contractId: string,
+  ): Promise<{ bytes: Buffer; filename: string }>;
   /**
    * Accepts a contract (SPEC §5 consent required): records who, when, from where, and completes the
    * terms_of_service task with the acceptance summary as its data. Accepting an accepted contract again
@@ -127,7 +131,10 @@ const isUniqueViolation = (err: unknown) =>
   !!err && typeof err === 'object' && (err as { code?: unknown }).code === '23505';
 
 /** Creates the contract service over `db`. */
-export function createContractService(db: Kysely<Database>, options: ContractServiceOptions): ContractService {
+export function createContractService(
+  db: Kysely<Database>,
+  options: ContractServiceOptions,
+): ContractService {
   const now = options.now ?? Date.now;
   const config = options.terms ?? loadCommercialTerms();
   const { storage } = options;
@@ -221,7 +228,10 @@ export function createContractService(db: Kysely<Database>, options: ContractSer
       ? {
           contract_version: latest.contract_version,
           terms: latest.terms as unknown as CommercialTerms,
-          date_range: contractDateRange(new Date(latest.created_at), (latest.terms as { term_months: number }).term_months),
+          date_range: contractDateRange(
+            new Date(latest.created_at),
+            (latest.terms as { term_months: number }).term_months,
+          ),
         }
       : {
           contract_version: config.contractVersion,
@@ -232,7 +242,13 @@ export function createContractService(db: Kysely<Database>, options: ContractSer
       property_unique_id: lead.property_unique_id,
       terms_of_service_info: termsInfo,
       ...(latest
-        ? { final_contract_info: toInfo(latest, lead.property_unique_id, latest.inputs_sha256 !== inputs.inputsSha256) }
+        ? {
+            final_contract_info: toInfo(
+              latest,
+              lead.property_unique_id,
+              latest.inputs_sha256 !== inputs.inputsSha256,
+            ),
+          }
         : {}),
       completed: inputs.taskCompleted,
     };
@@ -248,7 +264,8 @@ export function createContractService(db: Kysely<Database>, options: ContractSer
       const inputs = await inputsOf(lead);
       if (!inputs.ready) throw onboardError('ONB_CONTRACT_DETAILS_MISSING');
       const latest = await latestContract(lead.id);
-      if (latest && latest.inputs_sha256 === inputs.inputsSha256) return { result: await infoOf(lead), created: false };
+      if (latest && latest.inputs_sha256 === inputs.inputsSha256)
+        return { result: await infoOf(lead), created: false };
 
       const generatedAt = new Date(now());
       const id = randomUUID();
@@ -348,7 +365,13 @@ export function createContractService(db: Kysely<Database>, options: ContractSer
           .where('accepted_at', 'is', null)
           .returningAll()
           .executeTakeFirst();
-        const record = accepted ?? (await trx.selectFrom('lead_contracts').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+        const record =
+          accepted ??
+          (await trx
+            .selectFrom('lead_contracts')
+            .selectAll()
+            .where('id', '=', row.id)
+            .executeTakeFirstOrThrow());
         const summary = {
           contract_id: record.id,
           contract_version: record.contract_version,

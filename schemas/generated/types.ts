@@ -20,7 +20,8 @@ export type Action =
   | SignOutAction
   | RefreshAction
   | SessionStartedAction
-  | SetLanguageAction;
+  | SetLanguageAction
+  | DownloadFileAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -461,6 +462,16 @@ export interface SessionStartedAction {
 export interface SetLanguageAction {
   type: 'set_language';
   language: Locale;
+}
+/**
+ * Download a file the BFF serves to the signed-in user (e.g. the contract PDF, getContractFile): the browser fetches `endpoint` on the same origin with the session cookie and saves or opens it as the answer's content-disposition says.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DownloadFileAction".
+ */
+export interface DownloadFileAction {
+  type: 'download_file';
+  endpoint: ApiPath;
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.

@@ -16,8 +16,11 @@ let other: string;
 
 /** All the text of a PDF, its pages' items joined by spaces. */
 async function pdfText(bytes: Buffer): Promise<string> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false })
-    .promise;
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    useSystemFonts: false,
+    isEvalSupported: false,
+  }).promise;
   const parts: string[] = [];
   for (let p = 1; p <= pdf.numPages; p++) {
     const content = await (await pdf.getPage(p)).getTextContent();
@@ -44,11 +47,12 @@ async function saveSection(id: string, section: string, data: Record<string, unk
 /** Completes basic info through the API and writes address and kyc data directly (their checks are tested elsewhere). */
 async function readyLead(title = 'Sea View Residency'): Promise<Lead> {
   const lead = await createTestLead(app, owner, { title });
-  const basic = await saveSection(
-    lead.property_unique_id,
-    'basic_info',
-    { title, total_rooms: 12, available_floors: 3, frontdesk_phone: '+919812345678' },
-  );
+  const basic = await saveSection(lead.property_unique_id, 'basic_info', {
+    title,
+    total_rooms: 12,
+    available_floors: 3,
+    frontdesk_phone: '+919812345678',
+  });
   expect(basic.statusCode, basic.body).toBe(200);
   const t = new Date();
   await app.db
@@ -57,7 +61,12 @@ async function readyLead(title = 'Sea View Residency'): Promise<Lead> {
       {
         lead_id: lead.lead_id,
         section: 'address',
-        data: JSON.stringify({ address_line: '12 Marine Drive', city: 'Mumbai', country: 'IN', postal_code: '400002' }),
+        data: JSON.stringify({
+          address_line: '12 Marine Drive',
+          city: 'Mumbai',
+          country: 'IN',
+          postal_code: '400002',
+        }),
         version: 1,
         completed: true,
         updated_at: t,
@@ -87,8 +96,9 @@ const accept = (id: string, payload: Record<string, unknown>, cookie = owner) =>
   });
 
 const checklist = async (id: string): Promise<Checklist> =>
-  (await app.inject({ url: `${LEADS}/${id}/checklist`, headers: { cookie: owner } })).json<{ data: Checklist }>()
-    .data;
+  (await app.inject({ url: `${LEADS}/${id}/checklist`, headers: { cookie: owner } })).json<{
+    data: Checklist;
+  }>().data;
 
 beforeAll(async () => {
   app = await buildTestApp();
@@ -117,18 +127,29 @@ describe('commercial terms', () => {
         { country: 'ID', terms: { currency: 'IDR' } },
       ],
     });
-    expect(config.termsFor('IN', 'hotel')).toMatchObject({ commission: 18, currency: 'INR', total_fee: 21.5 });
-    expect(config.termsFor('ID', 'holiday_home')).toMatchObject({ commission: 20, currency: 'IDR', total_fee: 23.5 });
+    expect(config.termsFor('IN', 'hotel')).toMatchObject({
+      commission: 18,
+      currency: 'INR',
+      total_fee: 21.5,
+    });
+    expect(config.termsFor('ID', 'holiday_home')).toMatchObject({
+      commission: 20,
+      currency: 'IDR',
+      total_fee: 23.5,
+    });
   });
 
   it('refuse a file that breaks the schema', () => {
-    expect(() => loadCommercialTerms({ contract_version: 'v2', default: { commission: 'x' }, overrides: [] })).toThrow(
-      /commercial terms/,
-    );
+    expect(() =>
+      loadCommercialTerms({ contract_version: 'v2', default: { commission: 'x' }, overrides: [] }),
+    ).toThrow(/commercial terms/);
   });
 
   it('run from the first day for whole months', () => {
-    expect(contractDateRange(new Date('2026-11-22T10:00:00Z'), 12)).toEqual({ start: '2026-11-22', end: '2027-11-21' });
+    expect(contractDateRange(new Date('2026-11-22T10:00:00Z'), 12)).toEqual({
+      start: '2026-11-22',
+      end: '2027-11-21',
+    });
   });
 
   it('fonts come from the dejavu-fonts-ttf package', () => {
@@ -190,7 +211,10 @@ describe('contract', () => {
     expect((await generate(id, other)).statusCode).toBe(404);
     expect((await accept(id, { contract_id: info.contract_id, consent: true }, other)).statusCode).toBe(404);
     expect((await app.inject({ url: contract(id), headers: { cookie: other } })).statusCode).toBe(404);
-    const unknown = await app.inject({ url: `${contract(id)}/${randomUUID()}/file`, headers: { cookie: owner } });
+    const unknown = await app.inject({
+      url: `${contract(id)}/${randomUUID()}/file`,
+      headers: { cookie: owner },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('ONB_CONTRACT_NOT_FOUND');
     expect((await app.inject({ url: info.file_url })).statusCode).toBe(401);
@@ -202,16 +226,20 @@ describe('contract', () => {
     const first = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;
     const again = await generate(id);
     expect(again.statusCode).toBe(200);
-    expect(again.json<{ data: TermsOfService }>().data.final_contract_info!.contract_id).toBe(first.contract_id);
-
-    const edit = await saveSection(
-      id,
-      'basic_info',
-      { title: 'Sea View Grand', total_rooms: 14, available_floors: 3, frontdesk_phone: '+919812345678' },
+    expect(again.json<{ data: TermsOfService }>().data.final_contract_info!.contract_id).toBe(
+      first.contract_id,
     );
+
+    const edit = await saveSection(id, 'basic_info', {
+      title: 'Sea View Grand',
+      total_rooms: 14,
+      available_floors: 3,
+      frontdesk_phone: '+919812345678',
+    });
     expect(edit.statusCode, edit.body).toBe(200);
-    const stale = (await app.inject({ url: contract(id), headers: { cookie: owner } })).json<{ data: TermsOfService }>()
-      .data.final_contract_info!;
+    const stale = (await app.inject({ url: contract(id), headers: { cookie: owner } })).json<{
+      data: TermsOfService;
+    }>().data.final_contract_info!;
     expect(stale.outdated).toBe(true);
     const refused = await accept(id, { contract_id: first.contract_id, consent: true });
     expect(refused.statusCode).toBe(409);
@@ -222,7 +250,9 @@ describe('contract', () => {
     const info = second.json<{ data: TermsOfService }>().data.final_contract_info!;
     expect(info.revision).toBe(2);
     expect(info.sha256).not.toBe(first.sha256);
-    const text = await pdfText((await app.inject({ url: info.file_url, headers: { cookie: owner } })).rawPayload);
+    const text = await pdfText(
+      (await app.inject({ url: info.file_url, headers: { cookie: owner } })).rawPayload,
+    );
     expect(text).toContain('Sea View Grand');
     // The first one is still the owner's to download, but can no longer be accepted.
     expect((await app.inject({ url: first.file_url, headers: { cookie: owner } })).statusCode).toBe(200);
@@ -234,7 +264,10 @@ describe('contract', () => {
     const id = lead.property_unique_id;
     const info = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;
 
-    for (const body of [{ contract_id: info.contract_id }, { contract_id: info.contract_id, consent: false }]) {
+    for (const body of [
+      { contract_id: info.contract_id },
+      { contract_id: info.contract_id, consent: false },
+    ]) {
       const res = await accept(id, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'ONB_CONTRACT_CONSENT_REQUIRED', field: 'consent' });
@@ -271,7 +304,11 @@ describe('contract', () => {
       .where('section', '=', 'terms_of_service')
       .executeTakeFirstOrThrow();
     expect(section.completed).toBe(true);
-    expect(section.data).toMatchObject({ contract_id: info.contract_id, sha256: info.sha256, contract_version: 'v2' });
+    expect(section.data).toMatchObject({
+      contract_id: info.contract_id,
+      sha256: info.sha256,
+      contract_version: 'v2',
+    });
 
     // Accepting again changes nothing.
     const twice = await accept(id, { contract_id: info.contract_id, consent: true });
@@ -288,11 +325,12 @@ describe('contract', () => {
     expect(after.version).toBe(section.version);
 
     // A change of details makes the next contract a new revision, and the task waits for its acceptance.
-    await saveSection(
-      id,
-      'basic_info',
-      { title: 'Sea View Residency', total_rooms: 20, available_floors: 3, frontdesk_phone: '+919812345678' },
-    );
+    await saveSection(id, 'basic_info', {
+      title: 'Sea View Residency',
+      total_rooms: 20,
+      available_floors: 3,
+      frontdesk_phone: '+919812345678',
+    });
     expect((await generate(id)).statusCode).toBe(201);
     expect((await checklist(id)).tasks.terms_of_service?.completed).toBe(false);
   });
@@ -302,6 +340,62 @@ describe('contract', () => {
       paths: Record<string, Record<string, { operationId?: string }>>;
     }>();
     const ids = Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(ids).toEqual(expect.arrayContaining(['generateContract', 'getContractFile', 'acceptContract', 'getTermsOfService']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['generateContract', 'getContractFile', 'acceptContract', 'getTermsOfService']),
+    );
+  });
+});
+
+describe('terms screen', () => {
+  it('shows the terms and the generate button, then the download, the consent checkbox and accept', async () => {
+    const real = await buildTestApp({ screens: undefined });
+    const cookie = await signInNewOwner(real);
+    const saved = app;
+    const savedOwner = owner;
+    app = real;
+    owner = cookie;
+    try {
+      const lead = await readyLead();
+      const id = lead.property_unique_id;
+      const screen = async () => {
+        const res = await app.inject({
+          url: `/hms_ms/api/v1/screens/terms?property_unique_id=${id}`,
+          headers: { cookie, httpxoyolang: 'en-GB' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json<{ data: { widget_list: { id: string; contents: Record<string, unknown> }[] } }>().data
+          .widget_list;
+      };
+      const before = await screen();
+      const ids = before.map((w) => w.id);
+      expect(ids).toEqual(
+        expect.arrayContaining(['term_commission', 'term_date_range', 'generating', 'generate']),
+      );
+      expect(ids).not.toContain('accept');
+      expect(before.find((w) => w.id === 'term_commission')!.contents.text).toBe('Commission charges: 18%');
+      expect(before.find((w) => w.id === 'generating')!.contents.text).toMatch(/under 1 minute/);
+
+      const info = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;
+      const after = await screen();
+      expect(after.map((w) => w.id)).toEqual(expect.arrayContaining(['download', 'consent', 'accept']));
+      expect(after.map((w) => w.id)).not.toContain('generate');
+      expect(after.find((w) => w.id === 'download')!.contents.actions).toEqual([
+        { type: 'download_file', endpoint: info.file_url },
+      ]);
+
+      const task = await app.inject({
+        url: `/hms_ms/api/v1/screens/task?property_unique_id=${id}`,
+        headers: { cookie },
+      });
+      const checklistWidget = task
+        .json<{ data: { widget_list: { id: string; contents: { tasks: Record<string, unknown>[] } }[] } }>()
+        .data.widget_list.find((w) => w.id === 'checklist')!;
+      const terms = checklistWidget.contents.tasks.find((t) => t.key === 'terms_of_service')!;
+      expect(terms.disabled).toBeUndefined();
+      expect(terms.actions).toEqual([{ type: 'navigate', to: '/terms', query: { property_unique_id: id } }]);
+    } finally {
+      app = saved;
+      owner = savedOwner;
+    }
   });
 });

@@ -98,7 +98,9 @@ export default async function contractRoutes(app: FastifyInstance) {
         response: {
           200: {
             description: 'The PDF',
-            content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+            content: {
+              'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+            },
           },
           ...errorResponses,
         },
