@@ -10,6 +10,7 @@ import errorsPlugin from './plugins/app/errors';
 import imagesPlugin from './plugins/app/images';
 import leadsPlugin from './plugins/app/leads';
 import kycPlugin from './plugins/app/kyc';
+import contractsPlugin from './plugins/app/contracts';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
@@ -26,6 +27,7 @@ import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import kycRoutes from './routes/kyc';
+import contractRoutes from './routes/contract';
 import devRoutes from './routes/dev';
 import globalRoutes from './routes/global';
 import healthRoutes from './routes/health';
@@ -158,6 +160,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     contacts: app.contactVerification,
     ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
   });
+  await app.register(contractsPlugin, {
+    config,
+    now,
+    ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
+  });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -173,6 +180,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(imageRoutes);
   await app.register(contactRoutes);
   await app.register(kycRoutes, { config });
+  await app.register(contractRoutes);
   await app.register(placeRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);

@@ -178,6 +178,28 @@ export const errorDefinitions = {
     message: 'Please verify your e-mail address with the code we send',
     field: 'email_address',
   },
+  ONB_CONTRACT_NOT_FOUND: {
+    status: 404,
+    key: 'errors.contract_not_found',
+    message: "We couldn't find this contract",
+  },
+  ONB_CONTRACT_DETAILS_MISSING: {
+    status: 400,
+    key: 'errors.contract_details_missing',
+    message: 'Please complete basic info and the address of your property before the contract',
+  },
+  ONB_CONTRACT_CONSENT_REQUIRED: {
+    status: 400,
+    key: 'errors.contract_consent_required',
+    message: 'Please tick the box to confirm that you have read and accept the contract',
+    field: 'consent',
+  },
+  ONB_CONTRACT_OUTDATED: {
+    status: 409,
+    key: 'errors.contract_outdated',
+    message:
+      "Your property's details have changed since this contract was made. Please open the new contract.",
+  },
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',

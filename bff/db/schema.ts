@@ -156,6 +156,35 @@ export interface LeadKycDocumentsTable {
 }
 
 /**
+ * Table `lead_contracts`: a contract PDF generated for a lead (SPEC §3 finalContractInfo); unique
+ * (lead_id, revision).
+ */
+export interface LeadContractsTable {
+  /** UUID (wire `contract_id`); also names the stored file. */
+  id: string;
+  /** `leads.id`. */
+  lead_id: string;
+  /** 1 for the lead's first contract, +1 for each one generated after its details or terms changed. */
+  revision: number;
+  /** Version of the contract text (e.g. 'v2', SPEC §9 terms of service v2). */
+  contract_version: string;
+  /** SHA-256 (hex) of the details and terms the PDF was made from; a different one needs a new contract. */
+  inputs_sha256: string;
+  /** jsonb: the commercial terms written into the contract (schemas/api/commercial-terms.schema.json). */
+  terms: ColumnType<Record<string, unknown>, string, string>;
+  /** SHA-256 (hex) of the PDF's bytes. */
+  sha256: string;
+  /** Size of the PDF in bytes. */
+  bytes: number;
+  created_at: Timestamp;
+  /** When, by whom (`users.id`), from which address and user agent the owner accepted it; null until then. */
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+  accepted_ip: string | null;
+  accepted_user_agent: string | null;
+}
+
+/**
  * Table `contact_verifications`: an e-mail address or phone number a user proved by a code (SPEC §3
  * kycDetails is_mail_verified / is_phone_verified); unique (user_id, channel, destination).
  */
@@ -199,6 +228,7 @@ export interface Database {
   lead_sections: LeadSectionsTable;
   lead_images: LeadImagesTable;
   lead_kyc_documents: LeadKycDocumentsTable;
+  lead_contracts: LeadContractsTable;
   contact_verifications: ContactVerificationsTable;
   profile_switches: ProfileSwitchesTable;
 }
@@ -217,6 +247,8 @@ export type LeadSectionRow = Selectable<LeadSectionsTable>;
 export type LeadImageRow = Selectable<LeadImagesTable>;
 /** A `lead_kyc_documents` row as read. */
 export type LeadKycDocumentRow = Selectable<LeadKycDocumentsTable>;
+/** A `lead_contracts` row as read. */
+export type LeadContractRow = Selectable<LeadContractsTable>;
 /** A `contact_verifications` row as read. */
 export type ContactVerificationRow = Selectable<ContactVerificationsTable>;
 /** A `profile_switches` row as read. */

@@ -33,6 +33,7 @@ import type {
   ImagesConfig,
   JsonLogic,
   KycDetails,
+  TermsOfService,
   Locale,
   ScreenDefinition,
   ScreenPayload,
@@ -68,6 +69,8 @@ export interface ScreenContext {
   images?: ScreenImages | null;
   /** The lead's KYC details (SPEC §3 kycDetails), on the KYC screen; else null or absent. */
   kyc?: KycDetails | null;
+  /** The lead's terms of service and latest contract (SPEC §3 termsOfServiceInfo, finalContractInfo), on the terms screen; else null or absent. */
+  contract?: TermsOfService | null;
   /**
    * The e-mail or number of this session's last verification that belongs to another account (SPEC §3
    * is_another_user_present, §6 switching profile), on the 'Resolve an issue' screen; else null or absent.

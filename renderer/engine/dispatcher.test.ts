@@ -158,6 +158,31 @@ describe('dispatch: simple actions', () => {
     warn.mockRestore();
     open.mockRestore();
   });
+
+  it('downloads files of the BFF through a temporary link, and refuses other paths', async () => {
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push({
+        href: this.getAttribute('href') ?? '',
+        download: this.getAttribute('download') ?? 'none',
+      });
+    });
+    const { ctx } = makeCtx();
+    const file = '/hms_ms/api/v1/onboard/leads/PO123/contract/0b8e1c52-56a8-4d6e-9f1e-6f5f8f3e2a11/file';
+    expect(await dispatch([{ type: 'download_file', endpoint: file }], ctx)).toBe(true);
+    expect(clicked).toEqual([{ href: file, download: '' }]);
+    expect(document.querySelectorAll('a[download]')).toHaveLength(0);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(await dispatch([{ type: 'download_file', endpoint: '/hms_ms/../evil' }], ctx)).toBe(false);
+    expect(await dispatch([{ type: 'download_file', endpoint: 'https://evil.example.com/x.pdf' }], ctx)).toBe(
+      false,
+    );
+    expect(clicked).toHaveLength(1);
+    warn.mockRestore();
+    click.mockRestore();
+  });
 });
 
 describe('dispatch: submit', () => {

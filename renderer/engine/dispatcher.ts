@@ -154,6 +154,26 @@ function openUrl(url: string): boolean {
   return true;
 }
 
+/**
+ * Saves a file the BFF serves on this origin (the session cookie goes with it): a temporary link with the
+ * `download` attribute, so the page stays where it is. Refuses anything but an API path (ApiPath).
+ */
+function downloadFile(endpoint: string): boolean {
+  if (!/^\/(hms_ms|owner_ms)\//.test(endpoint) || endpoint.includes('..')) {
+    console.warn(`download_file refused a path that is not an API path: ${endpoint}`);
+    return false;
+  }
+  const link = document.createElement('a');
+  link.href = endpoint;
+  link.download = '';
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  return true;
+}
+
 async function runAction(action: Action, ctx: DispatchContext): Promise<boolean> {
   switch (action.type) {
     case 'navigate': {
@@ -195,6 +215,8 @@ async function runAction(action: Action, ctx: DispatchContext): Promise<boolean>
       return copyText(action.text, action.toast_text, ctx);
     case 'open_url':
       return openUrl(action.url);
+    case 'download_file':
+      return downloadFile(action.endpoint);
     case 'sign_out':
       return ctx.host.signOut();
     case 'refresh':

@@ -21,6 +21,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'account', screenId: 'account', public: false, hideFooter: false },
   { path: 'add', screenId: 'property_add', public: false, hideFooter: true },
   { path: 'kyc', screenId: 'kyc', public: false, hideFooter: true },
+  { path: 'terms', screenId: 'terms', public: false, hideFooter: true },
   { path: 'resolve_issue', screenId: 'resolve_issue', public: false, hideFooter: true },
   { path: 'images', screenId: 'images', public: false, hideFooter: false },
   { path: 'task', screenId: 'task', public: false, hideFooter: false, hideFooterOnL1Revamp: true },

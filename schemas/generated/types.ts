@@ -20,7 +20,8 @@ export type Action =
   | SignOutAction
   | RefreshAction
   | SessionStartedAction
-  | SetLanguageAction;
+  | SetLanguageAction
+  | DownloadFileAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -463,6 +464,26 @@ export interface SetLanguageAction {
   language: Locale;
 }
 /**
+ * Download a file the BFF serves to the signed-in user (e.g. the contract PDF, getContractFile): the browser fetches `endpoint` on the same origin with the session cookie and saves or opens it as the answer's content-disposition says.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "DownloadFileAction".
+ */
+export interface DownloadFileAction {
+  type: 'download_file';
+  endpoint: ApiPath;
+}
+/**
+ * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AcceptContractBody".
+ */
+export interface AcceptContractBody {
+  contract_id: string;
+  consent?: boolean;
+}
+/**
  * The onboarding checklist of a lead (SPEC §3 propertyChecklist, §4 checklist): the nine tasks in order, each completed or not, the share completed and the section status. GET /hms_ms/api/v1/onboard/leads/:property_unique_id/checklist answers it as data.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -514,6 +535,68 @@ export interface ClientHeaders {
   httpxoyolang?: string;
   user_url_country?: string;
   'x-qid'?: string;
+}
+/**
+ * The commercial terms of a contract (SPEC §9 checklist widget keys: commission charges, fee, date_range, walkin_channel, oyo_channel, commission, service_fee, channel_fee, total_fee, walk_in_waiver, ota_fee), from bff/screens/data/commercial-terms.json for the lead's country and property type. Percentages are of the booking value before taxes.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "CommercialTerms".
+ */
+export interface CommercialTerms {
+  /**
+   * ISO 4217 code of `fee`.
+   */
+  currency: string;
+  /**
+   * One-time onboarding fee in `currency` (major units); 0 when none.
+   */
+  fee: number;
+  /**
+   * Commission charges in percent on bookings the provider brings.
+   */
+  commission: number;
+  /**
+   * Commission in percent on bookings made through the provider's own app and website.
+   */
+  oyo_channel: number;
+  /**
+   * Commission in percent on walk-in guests.
+   */
+  walkin_channel: number;
+  /**
+   * Commission in percent on bookings from online travel agencies.
+   */
+  ota_fee: number;
+  /**
+   * Service fee in percent.
+   */
+  service_fee: number;
+  /**
+   * Channel fee in percent.
+   */
+  channel_fee: number;
+  /**
+   * commission + service_fee + channel_fee, in percent (computed by the server).
+   */
+  total_fee: number;
+  /**
+   * Whether the commission on walk-in guests is waived (then walkin_channel is charged as 0).
+   */
+  walk_in_waiver: boolean;
+  /**
+   * Length of the contract in months from its start date.
+   */
+  term_months: number;
+}
+/**
+ * Path parameters of …/leads/:property_unique_id/contract/:contract_id routes. Another user's lead answers 404 ONB_LEAD_NOT_FOUND; a contract_id that is not a contract of that lead answers 404 ONB_CONTRACT_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ContractParams".
+ */
+export interface ContractParams {
+  property_unique_id: string;
+  contract_id: string;
 }
 /**
  * POST /hms_ms/api/v1/onboard/leads: add a property (SPEC §4 lead creation). The title is also stored as basic_info.data.title (basic_info version 1, not completed). Unknown property_type, or a property_sub_type outside the type's group → 400 'Invalid Input' with field.
@@ -642,6 +725,61 @@ export interface FeaturesQuery {
   features: string;
   qid?: string;
 }
+/**
+ * The latest contract generated for a lead (SPEC §3 finalContractInfo): its version, digest, where to download it, and its acceptance (who, when, from where).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FinalContractInfo".
+ */
+export interface FinalContractInfo {
+  contract_id: string;
+  /**
+   * Version of the contract text, e.g. 'v2'.
+   */
+  contract_version: string;
+  /**
+   * 1 for the lead's first contract, +1 for each generated after the details or terms changed.
+   */
+  revision: number;
+  /**
+   * SHA-256 of the PDF's bytes (hex).
+   */
+  sha256: string;
+  /**
+   * Size of the PDF in bytes.
+   */
+  bytes: number;
+  generated_at: string;
+  /**
+   * API path of the PDF (getContractFile), for the owner only.
+   */
+  file_url: string;
+  /**
+   * The property's details or the commercial terms changed since it was generated: it cannot be accepted; generate it again.
+   */
+  outdated: boolean;
+  accepted: boolean;
+  accepted_at: string | null;
+  /**
+   * users.id of who accepted it.
+   */
+  accepted_by: string | null;
+  /**
+   * Client address the acceptance came from.
+   */
+  accepted_ip: string | null;
+  /**
+   * User-Agent of the acceptance (at most 500 characters).
+   */
+  accepted_user_agent: string | null;
+}
+/**
+ * Body of generateContract: an empty object (the contract is made from what the server holds).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "GenerateContractBody".
+ */
+export interface GenerateContractBody {}
 /**
  * Global switches the client reads at startup (SPEC §3 global info, §7 GET /hms_ms/api/v1/global_info). country_code is the country the answer applies to: the `user_url_country` header when valid, else the configured default.
  *
@@ -1635,6 +1773,38 @@ export interface SwitchProfileResult {
  */
 export interface SwitchProfileBody {}
 /**
+ * The terms of service offered to a lead (SPEC §3 termsOfServiceInfo, termsOfServiceWidgetData): the contract version, the commercial terms, and the dates the contract would run between if generated now.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TermsOfServiceInfo".
+ */
+export interface TermsOfServiceInfo {
+  contract_version: string;
+  terms: CommercialTerms;
+  /**
+   * First and last day of the contract (ISO dates, UTC).
+   */
+  date_range: {
+    start: string;
+    end: string;
+  };
+}
+/**
+ * data of getTermsOfService, generateContract and acceptContract: the terms offered, the latest contract (absent until one is generated) and whether the terms-of-service task is completed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TermsOfService".
+ */
+export interface TermsOfService {
+  property_unique_id: string;
+  terms_of_service_info: TermsOfServiceInfo;
+  final_contract_info?: FinalContractInfo;
+  /**
+   * Whether the terms_of_service task of the checklist is completed.
+   */
+  completed: boolean;
+}
+/**
  * data of GET /hms_ms/api/v1/translations/:language: every message of the language, one nested object per area, missing keys filled from en-GB (SPEC §3 clientMessages).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1785,6 +1955,53 @@ export interface VerifyOtpBody {
 export interface LatLng1 {
   lat: number;
   lng: number;
+}
+/**
+ * bff/screens/data/commercial-terms.json: the commercial terms of contracts (SPEC §9 checklist widget keys). `default` applies everywhere; each entry of `overrides` whose `country` (ISO2) and `property_type` (when given) match the lead is merged over it, in order. total_fee is computed, never configured.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "CommercialTermsFile".
+ */
+export interface CommercialTermsFile {
+  $schema?: string;
+  /**
+   * Version of the contract text written into every contract (SPEC §9 'terms of service v2').
+   */
+  contract_version: string;
+  default: Terms;
+  overrides: {
+    country?: string;
+    property_type?: string;
+    terms: Terms1;
+  }[];
+}
+export interface Terms {
+  currency: string;
+  fee: number;
+  commission: number;
+  oyo_channel: number;
+  walkin_channel: number;
+  ota_fee: number;
+  service_fee: number;
+  channel_fee: number;
+  walk_in_waiver: boolean;
+  term_months: number;
+}
+/**
+ * This interface was referenced by `CommercialTermsFile`'s JSON-Schema
+ * via the `definition` "Terms".
+ */
+export interface Terms1 {
+  currency?: string;
+  fee?: number;
+  commission?: number;
+  oyo_channel?: number;
+  walkin_channel?: number;
+  ota_fee?: number;
+  service_fee?: number;
+  channel_fee?: number;
+  walk_in_waiver?: boolean;
+  term_months?: number;
 }
 /**
  * The photos a property needs (SPEC §2 images screen, §5 'a minimum count of good images is required'): bff/screens/data/image-requirements.json, checked when the server starts. Labels are not here: the images screen translates each category by its key.

@@ -90,6 +90,11 @@ export default async function screenRoutes(
         lead && request.user && id === 'kyc'
           ? await app.kyc.details(request.user.id, lead.property_unique_id, request.locale, sessionId)
           : null;
+      // The terms screen draws the commercial terms and the latest contract (SPEC §3 termsOfServiceInfo).
+      const contract =
+        lead && request.user && id === 'terms'
+          ? await app.contracts.info(request.user.id, lead.property_unique_id)
+          : null;
       const conflict =
         request.user && sessionId && id === 'resolve_issue'
           ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
@@ -98,6 +103,7 @@ export default async function screenRoutes(
         global_info: globalInfoFor(config, country),
         images,
         kyc,
+        contract,
         conflict,
         flags: config.featureFlags,
         user: request.user,
