@@ -182,7 +182,11 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       // Brings the images task up to date (the answer's checklist and readiness follow the photos).
       const images = await options.images.list(userId, propertyUniqueId, locale);
-      const sections = await db.selectFrom('lead_sections').selectAll().where('lead_id', '=', lead.id).execute();
+      const sections = await db
+        .selectFrom('lead_sections')
+        .selectAll()
+        .where('lead_id', '=', lead.id)
+        .execute();
       const dataOf = (task: ChecklistTask) => sections.find((s) => s.section === task)?.data ?? {};
       const completedOf = (task: ChecklistTask) => sections.some((s) => s.section === task && s.completed);
       const missing = missingOf(sections);
@@ -254,7 +258,11 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         // The images task is brought up to date under the lead's upload lock, held to the end: no photo
         // can be uploaded or deleted between the check and the publish, and a second publish waits here.
         await options.images.syncTask(trx, lead.id);
-        const fresh = await trx.selectFrom('leads').selectAll().where('id', '=', lead.id).executeTakeFirstOrThrow();
+        const fresh = await trx
+          .selectFrom('leads')
+          .selectAll()
+          .where('id', '=', lead.id)
+          .executeTakeFirstOrThrow();
         if (fresh.published_at) return { lead: fresh, already: true };
         const sections = await trx
           .selectFrom('lead_sections')
@@ -287,7 +295,11 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           .returningAll()
           .executeTakeFirst();
         if (!published) {
-          const again = await trx.selectFrom('leads').selectAll().where('id', '=', lead.id).executeTakeFirstOrThrow();
+          const again = await trx
+            .selectFrom('leads')
+            .selectAll()
+            .where('id', '=', lead.id)
+            .executeTakeFirstOrThrow();
           return { lead: again, already: true };
         }
         const data = JSON.stringify({ listing_id: published.listing_id, published_at: at.toISOString() });

@@ -29,7 +29,11 @@ export const READY_SECTION_DATA: Partial<Record<ChecklistTask, Record<string, un
     city: 'Goa',
     country: 'IN',
   },
-  contact_info: { contact_name: 'Asha Rao', contact_email: 'asha@example.com', contact_phone: '+919876543211' },
+  contact_info: {
+    contact_name: 'Asha Rao',
+    contact_email: 'asha@example.com',
+    contact_phone: '+919876543211',
+  },
   amenities: { amenities: ['wifi', 'hot_water', 'clean_linen', 'fire_extinguisher', 'first_aid', 'parking'] },
   room_categories: { room_categories: [{ name: 'Deluxe', count: 10 }] },
   kyc: { name: 'Asha Rao', email_address: 'asha@example.com' },
@@ -55,7 +59,11 @@ const READY_PHOTOS: { category: string; room_category: string | null }[] = [
  * service decides the images task as it does after an upload (so it is completed only with no rejected
  * photo, and skipping images inserts no photo). Photos are inserted oldest first, one second apart.
  */
-export async function makeLeadReady(app: FastifyInstance, lead: Lead, options: ReadyOptions = {}): Promise<void> {
+export async function makeLeadReady(
+  app: FastifyInstance,
+  lead: Lead,
+  options: ReadyOptions = {},
+): Promise<void> {
   const skip = new Set(options.skip ?? []);
   const t = new Date();
   const hex = (n: number) => randomBytes(n).toString('hex');
@@ -65,7 +73,9 @@ export async function makeLeadReady(app: FastifyInstance, lead: Lead, options: R
     await app.db
       .insertInto('lead_sections')
       .values({ lead_id: lead.lead_id, section: task, data, version: 1, completed: true, updated_at: t })
-      .onConflict((oc) => oc.columns(['lead_id', 'section']).doUpdateSet({ data, completed: true, updated_at: t }))
+      .onConflict((oc) =>
+        oc.columns(['lead_id', 'section']).doUpdateSet({ data, completed: true, updated_at: t }),
+      )
       .execute();
   }
   const photos = skip.has('images') ? [] : READY_PHOTOS.map((p) => ({ ...p, status: 'accepted' }));

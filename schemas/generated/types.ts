@@ -195,7 +195,8 @@ export type WidgetType =
   | 'image_uploader'
   | 'photo_tips'
   | 'contact_verification'
-  | 'document_uploader';
+  | 'document_uploader'
+  | 'photo_gallery';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -3011,6 +3012,48 @@ export interface MultiChoiceContents {
       mandatory?: boolean;
     }[]
   ];
+}
+/**
+ * The property's photos as a guest would see them (SPEC §2 property review / preview, §3 propertyReviewImages and coverUrl): a large picture (the cover first) and a row of thumbnails that choose it. Pictures load from the app's own API (the owner-only image URLs), never from elsewhere. Items may carry the other PropertyImage fields; only the URLs are read.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PhotoGalleryContents".
+ */
+export interface PhotoGalleryContents {
+  /**
+   * The picture shown first (getPropertyReview cover_url); the first image's url when null or absent.
+   */
+  cover_url?: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  images: [
+    {
+      /**
+       * The display copy.
+       */
+      url: string;
+      /**
+       * The 400 px thumbnail.
+       */
+      thumbnail_url: string;
+    },
+    ...{
+      /**
+       * The display copy.
+       */
+      url: string;
+      /**
+       * The 400 px thumbnail.
+       */
+      thumbnail_url: string;
+    }[]
+  ];
+  /**
+   * Text alternative of the large picture (e.g. 'Photo of Sea View Residency').
+   */
+  alt: string;
 }
 /**
  * Photo tips and sample images of the images screen (SPEC §2 'images with photo tips and sample images'): a heading, a short list of tips and, optionally, sample pictures with their captions. Texts are already translated by the server.

@@ -30,7 +30,8 @@ export default async function publishRoutes(app: FastifyInstance) {
       schema: {
         ...common,
         operationId: 'getPropertyReview',
-        summary: 'The property as a guest would see it, one bucket per task, its photos, and what stops publishing',
+        summary:
+          'The property as a guest would see it, one bucket per task, its photos, and what stops publishing',
         description:
           'property_review_details (property_details, buckets: one per task with its title and summary in the request language and the page to edit it), property_review_images (accepted photos through the owner-only image URLs, the requirements, the room photos per room category), cover_url (the first accepted facade photo), ready, missing_tasks and rejected_image_count.',
         response: { 200: ok(ref('api/property-review.schema.json')), ...errorResponses },

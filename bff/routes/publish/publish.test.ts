@@ -116,7 +116,11 @@ describe('publishProperty', () => {
     await makeLeadReady(app, lead);
     const res = await publish(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ status: 'UNDER_REVIEW', brand: 'holiday_home', brand_code: 'OVH' });
+    expect(res.json().data).toMatchObject({
+      status: 'UNDER_REVIEW',
+      brand: 'holiday_home',
+      brand_code: 'OVH',
+    });
     expect((await getLead(lead.property_unique_id)).status).toBe('UNDER_REVIEW');
   });
 
@@ -168,7 +172,10 @@ describe('publishProperty', () => {
       expect(res.json().error.code).toBe('ONB_LEAD_NOT_FOUND');
     }
     expect((await getLead(lead.property_unique_id)).status).toBe('IN_PROGRESS');
-    const anonymous = await app.inject({ method: 'POST', url: `${LEADS}/${lead.property_unique_id}/publish` });
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: `${LEADS}/${lead.property_unique_id}/publish`,
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 });
@@ -208,7 +215,7 @@ describe('getPropertyReview', () => {
     ]);
     expect(buckets.every((b) => b.completed)).toBe(true);
     const basic = buckets.find((b) => b.key === 'basic_info')!;
-    expect(basic.summary).toEqual(['Sea View Residency', '10 rooms', '3 floors', '+919876543210']);
+    expect(basic.summary).toEqual(['Sea View Residency', 'Rooms: 10', 'Floors: 3', '+919876543210']);
     expect(basic.edit).toEqual({
       to: '/task/details',
       query: { property_unique_id: lead.property_unique_id, task: 'basic_info' },
@@ -217,13 +224,15 @@ describe('getPropertyReview', () => {
       to: '/images',
       query: { property_unique_id: lead.property_unique_id },
     });
-    expect(buckets.find((b) => b.key === 'room_categories')!.summary).toEqual(['Deluxe: 10 rooms']);
+    expect(buckets.find((b) => b.key === 'room_categories')!.summary).toEqual(['Deluxe: 10']);
     const images = data.property_review_images;
     expect(images.property_images).toHaveLength(6);
     expect(images.property_images[0]!.category).toBe('facade');
     expect(data.cover_url).toBe(images.property_images[0]!.url);
     expect(data.cover_url).toMatch(
-      new RegExp(`^/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}/images/[0-9a-f-]{36}/file\\?variant=display$`),
+      new RegExp(
+        `^/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}/images/[0-9a-f-]{36}/file\\?variant=display$`,
+      ),
     );
     expect(images.rooms_images).toEqual([
       { room_category: 'Deluxe', images: images.property_images.filter((i) => i.category === 'room') },
