@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Lead, PropertyReview, PublishResult } from '../../../schemas/generated/types';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
 import { loadBrands } from '../../services/brands';
+import { createTranslations } from '../../services/translations';
 import { makeLeadReady } from '../../test-support/publish';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
@@ -12,7 +15,11 @@ let app: FastifyInstance;
 let owner: string;
 
 beforeAll(async () => {
-  app = await buildTestApp();
+  const t = createTranslations();
+  app = await buildTestApp({
+    screens: loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate }),
+    config: { partnerSiteUrl: 'https://partner.example.com' },
+  });
   owner = await signInNewOwner(app);
 });
 
@@ -272,5 +279,96 @@ describe('brands', () => {
       }),
     ).toThrow(/unknown brand holiday_home/);
     expect(() => loadBrands({ default_brand: 'hotel', brands: [], property_types: {} })).toThrow(/brands/);
+  });
+});
+
+interface Payload {
+  widget_list: { id: string; widget_type: string; contents: Record<string, unknown> }[];
+}
+const screen = async (id: string, propertyUniqueId: string, locale = 'en-GB') => {
+  const res = await app.inject({
+    url: `/hms_ms/api/v1/screens/${id}?property_unique_id=${propertyUniqueId}`,
+    headers: { cookie: owner, httpxoyolang: locale },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: Payload }>().data.widget_list;
+};
+const widget = (list: Payload['widget_list'], id: string) => list.find((w) => w.id === id);
+
+describe('review and Welcome Aboard screens', () => {
+  it('lists what is missing with links and keeps Go Live! disabled until the lead is ready', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead, { skip: ['kyc'] });
+    const before = await screen('review', lead.property_unique_id);
+    expect(widget(before, 'go_live')!.contents).toMatchObject({ label: 'Go Live!', disabled_when: true });
+    expect(widget(before, 'todo_6')!.contents).toMatchObject({
+      label: 'KYC',
+      actions: [{ type: 'navigate', to: '/kyc', query: { property_unique_id: lead.property_unique_id } }],
+    });
+    expect(widget(before, 'todo_0')).toBeUndefined();
+    const gallery = widget(before, 'photos')!;
+    expect(gallery.widget_type).toBe('photo_gallery');
+    expect((gallery.contents.images as unknown[]).length).toBe(6);
+    await makeLeadReady(app, lead);
+    const after = await screen('review', lead.property_unique_id);
+    expect(widget(after, 'go_live')!.contents.disabled_when).toBe(false);
+    expect(widget(after, 'missing_title')).toBeUndefined();
+    expect(widget(after, 'submit_holiday_home')).toBeUndefined();
+  });
+
+  it("words a holiday home as the 'OVH' variant: submit for review, then 'Under review' on Welcome Aboard", async () => {
+    const lead = await createTestLead(app, owner, {
+      title: 'Palm Villa',
+      property_type: 'holiday_home',
+      property_sub_type: 'villa',
+    });
+    await makeLeadReady(app, lead);
+    const rev = await screen('review', lead.property_unique_id);
+    expect(widget(rev, 'go_live')).toBeUndefined();
+    expect(widget(rev, 'submit_holiday_home')!.contents.label).toBe('Submit for review');
+    expect(String(widget(rev, 'intro_holiday_home')!.contents.text)).toContain('an expert will reach out');
+    // Not published yet: Welcome Aboard sends the owner to the review.
+    expect(widget(await screen('welcome', lead.property_unique_id), 'not_published')).toBeDefined();
+    expect((await publish(lead.property_unique_id)).statusCode).toBe(200);
+    const welcome = await screen('welcome', lead.property_unique_id);
+    expect(widget(welcome, 'heading')!.contents.text).toBe('Welcome Aboard');
+    expect(widget(welcome, 'under_review')!.contents.text).toBe('Under review');
+    expect(widget(welcome, 'live')).toBeUndefined();
+    const ar = await screen('welcome', lead.property_unique_id, 'ar');
+    expect(String(widget(ar, 'under_review_text')!.contents.text)).toMatch(ARABIC);
+  });
+
+  it("shows a published hotel as live, with the partner app's download and how to log in", async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    expect((await publish(lead.property_unique_id)).statusCode).toBe(200);
+    const rev = await screen('review', lead.property_unique_id);
+    expect(widget(rev, 'status_live')!.contents.text).toBe('Property is live');
+    expect(widget(rev, 'go_live')).toBeUndefined();
+    const welcome = await screen('welcome', lead.property_unique_id);
+    expect(widget(welcome, 'live')!.contents.text).toBe('Property is live');
+    expect(widget(welcome, 'download')!.contents.actions).toEqual([
+      { type: 'open_url', url: 'https://partner.example.com' },
+    ]);
+    expect(String(widget(welcome, 'login_step_2')!.contents.text)).toMatch(/^2\. Sign in with \+91/);
+  });
+
+  it('opens the review from the checklist', async () => {
+    const lead = await createTestLead(app, owner);
+    const task = await screen('task', lead.property_unique_id);
+    const checklist = widget(task, 'checklist')!.contents as { tasks: { key: string; actions: unknown[] }[] };
+    expect(checklist.tasks.find((t) => t.key === 'review')!.actions).toEqual([
+      { type: 'navigate', to: '/review', query: { property_unique_id: lead.property_unique_id } },
+    ]);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('lists getPropertyReview and publishProperty', async () => {
+    const doc = (await app.inject('/hms_ms/api/openapi.json')).json();
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      (m) => Object.values(m).map((o) => o.operationId),
+    );
+    expect(ops).toEqual(expect.arrayContaining(['getPropertyReview', 'publishProperty']));
   });
 });
