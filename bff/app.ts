@@ -14,6 +14,7 @@ import contractsPlugin from './plugins/app/contracts';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
+import publishPlugin from './plugins/app/publish';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
@@ -35,6 +36,7 @@ import imageRoutes from './routes/images';
 import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
+import publishRoutes from './routes/publish';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
@@ -165,6 +167,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
   });
+  await app.register(publishPlugin, { now });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -182,6 +185,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(kycRoutes, { config });
   await app.register(contractRoutes);
   await app.register(placeRoutes);
+  await app.register(publishRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });

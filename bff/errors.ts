@@ -229,6 +229,11 @@ export const errorDefinitions = {
     message:
       'There is no other profile to switch to, or the time to switch has run out. Please verify the e-mail address or phone number again.',
   },
+  ONB_PUBLISH_NOT_READY: {
+    status: 422,
+    key: 'errors.publish_not_ready',
+    message: 'Please complete every task and delete rejected photos before publishing',
+  },
   ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
   ONB_FORBIDDEN_ORIGIN: {
     status: 403,

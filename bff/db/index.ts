@@ -12,6 +12,7 @@ import * as m0005 from './migrations/0005-contact-verification';
 import * as m0006 from './migrations/0006-kyc-documents';
 import * as m0007 from './migrations/0007-image-room-category';
 import * as m0008 from './migrations/0008-contracts';
+import * as m0009 from './migrations/0009-publish';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0006-kyc-documents': m0006,
   '0007-image-room-category': m0007,
   '0008-contracts': m0008,
+  '0009-publish': m0009,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

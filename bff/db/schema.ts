@@ -63,7 +63,7 @@ export interface LeadsTable {
   property_type: string;
   /** A value of `property_sub_types` whose group is `property_type`. */
   property_sub_type: string;
-  /** IN_PROGRESS, COLD (see cold_lead_type) or DISCARDED (SPEC §4). */
+  /** IN_PROGRESS, COLD (see cold_lead_type), DISCARDED, LIVE or UNDER_REVIEW (published; SPEC §1, §4). */
   status: string;
   created_at: Timestamp;
   /** Changes with every section save. */
@@ -77,6 +77,12 @@ export interface LeadsTable {
   cold_lead_type: ColumnType<string | null, string | null | undefined, string | null>;
   /** Set by staff in the database: upload and delete of photos refused with 403 (SPEC §5, §6). Default false. */
   image_upload_disabled: Generated<boolean>;
+  /** The brand the lead is listed under (bff/screens/data/brands.json by property_type): hotel | holiday_home. */
+  brand: Generated<string>;
+  /** When the lead was first published (SPEC §4 publish); null before. */
+  published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** UUID of the lead's one listing, set with published_at; unique. */
+  listing_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */

@@ -35,6 +35,7 @@ import type {
   KycDetails,
   TermsOfService,
   Locale,
+  PropertyReview,
   ScreenDefinition,
   ScreenPayload,
   UserDetails,
@@ -76,6 +77,8 @@ export interface ScreenContext {
    * is_another_user_present, §6 switching profile), on the 'Resolve an issue' screen; else null or absent.
    */
   conflict?: { channel: 'email' | 'phone'; masked_destination: string; expires_at: string } | null;
+  /** The lead's review (getPropertyReview: buckets, photos, readiness), on the review screen; else null or absent. */
+  review?: PropertyReview | null;
 }
 
 /**

@@ -16,6 +16,7 @@ import { onboardError, type ErrorCode, type OnboardError } from '../errors';
 import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { normalisePhone } from './otp';
+import { BRANDS } from './brands';
 import { distanceMeters, normalisePlaceName, type LatLng } from './places';
 import type { ServiceabilityRules } from './serviceability';
 
@@ -368,6 +369,8 @@ export function toLead(row: LeadRow, sectionRows: readonly LeadSectionRow[]): Le
         : null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
+    brand: row.brand,
+    published_at: row.published_at ? iso(row.published_at) : null,
     sections,
     checklist: checklistOf(sectionRows),
   };
@@ -661,6 +664,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
                 property_type: body.property_type,
                 property_sub_type: body.property_sub_type,
                 status: supported ? LEAD_STATUS_IN_PROGRESS : LEAD_STATUS_COLD,
+                brand: BRANDS.brandOf(body.property_type).brand,
                 cold_lead_type: supported ? null : 'UNSUPPORTED_PROPERTY',
                 created_at: t,
                 updated_at: t,

@@ -10,6 +10,7 @@ import { ItemList } from '../../widgets/item-list';
 import { LanguageChooser } from '../../widgets/language-chooser';
 import { MapPin } from '../../widgets/map-pin';
 import { MultiChoice } from '../../widgets/multi-choice';
+import { PhotoGallery } from '../../widgets/photo-gallery';
 import { PlaceSearch } from '../../widgets/place-search';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
@@ -29,6 +30,7 @@ export const widgetRegistry = {
   confirmation: Confirmation,
   popup: Popup,
   empty_state: EmptyState,
+  photo_gallery: PhotoGallery,
   language_chooser: LanguageChooser,
   redirect: Redirect,
   checklist: Checklist,

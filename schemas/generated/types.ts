@@ -196,7 +196,8 @@ export type WidgetType =
   | 'image_uploader'
   | 'photo_tips'
   | 'contact_verification'
-  | 'document_uploader';
+  | 'document_uploader'
+  | 'photo_gallery';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -1167,9 +1168,9 @@ export interface Lead {
    */
   property_sub_type: string;
   /**
-   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property.
+   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property; LIVE once a hotel is published ('Property is live'); UNDER_REVIEW once a holiday home is published ('Under review': an expert reaches out, SPEC §1).
    */
-  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED';
+  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED' | 'LIVE' | 'UNDER_REVIEW';
   /**
    * ISO 8601.
    */
@@ -1194,6 +1195,14 @@ export interface Lead {
    * Why a lead is cold (SPEC §4): NOT_SERVICEABLE (outside the served countries/cities) or UNSUPPORTED_PROPERTY (a sub type not onboarded in the country); null otherwise.
    */
   cold_lead_type: 'NOT_SERVICEABLE' | 'UNSUPPORTED_PROPERTY' | null;
+  /**
+   * The brand the lead is listed under, from its property_type (bff/screens/data/brands.json): hotel, or holiday_home (the 'OVH' variant, SPEC §1).
+   */
+  brand?: string;
+  /**
+   * When the lead was first published (publishProperty); null before.
+   */
+  published_at?: string | null;
   /**
    * The confirmed pin and its city and country (from the address section's last final save); null before.
    */
@@ -1340,6 +1349,159 @@ export interface Place {
    * Metres from the asked point; only in reverse-geocoding results.
    */
   distance_m?: number;
+}
+/**
+ * Answer of getPropertyReview (SPEC §2 property review / preview, §3 propertyReviewDetails, propertyReviewImages, coverUrl): the property as a guest would see it, one bucket per task, the photos (through the owner-only image URLs) and whether it can be published: every task but review completed and no rejected photo left.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyReview".
+ */
+export interface PropertyReview {
+  property_unique_id: string;
+  /**
+   * hotel or holiday_home (bff/screens/data/brands.json).
+   */
+  brand: string;
+  /**
+   * OYO or OVH.
+   */
+  brand_code: string;
+  /**
+   * The lead's status (Lead.status).
+   */
+  status: string;
+  published_at: string | null;
+  /**
+   * Whether publishProperty would publish now: every task but review completed and no rejected photo (or already published).
+   */
+  ready: boolean;
+  /**
+   * Checklist tasks (other than review) not completed yet, in checklist order.
+   */
+  missing_tasks: string[];
+  /**
+   * Rejected photos still to delete (SPEC §5).
+   */
+  rejected_image_count: number;
+  /**
+   * The first accepted facade photo's display URL (owner-only), or null (SPEC §3 coverUrl).
+   */
+  cover_url: string | null;
+  property_review_details: {
+    property_details: {
+      title: string;
+      /**
+       * The type's label in the request's language.
+       */
+      property_type: string;
+      /**
+       * The sub type's label in the request's language.
+       */
+      property_sub_type: string;
+      description: string | null;
+      /**
+       * The address line, locality, city, postal code, joined.
+       */
+      address: string | null;
+      city: string | null;
+      /**
+       * ISO2.
+       */
+      country: string | null;
+      total_rooms: number | null;
+      available_floors: number | null;
+      /**
+       * Labels of the chosen amenities in the request's language.
+       */
+      amenities: string[];
+      room_categories: {
+        name: string;
+        count: number;
+      }[];
+    };
+    buckets: ReviewBucket[];
+  };
+  property_review_images: {
+    /**
+     * Accepted photos, facade first (category priority, then upload order).
+     */
+    property_images: PropertyImage[];
+    /**
+     * Each category's minimum and accepted photos in all (SPEC §3 propertyRequirement).
+     */
+    property_requirement: {
+      category: string;
+      min_count: number;
+      accepted_count: number;
+    }[];
+    /**
+     * Accepted room photos per room category of the lead (SPEC §3 roomsImages).
+     */
+    rooms_images: {
+      room_category: string;
+      images: PropertyImage[];
+    }[];
+  };
+}
+/**
+ * One checklist task as the review shows it (SPEC §3 propertyReviewDetails.buckets): its title and summary lines in the request's language, whether it is completed, and the page where the owner edits it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReviewBucket".
+ */
+export interface ReviewBucket {
+  /**
+   * The checklist task (basic_info, address, contact_info, amenities, room_categories, images, kyc, terms_of_service).
+   */
+  key: string;
+  title: string;
+  completed: boolean;
+  /**
+   * What the task holds, one line each (e.g. '12 rooms on 3 floors'); 'Not added yet' when empty.
+   */
+  summary: string[];
+  /**
+   * Where the task is edited: a client path under /propertyOnboard and its query (a navigate action's `to` and `query`).
+   */
+  edit: {
+    to: string;
+    query: {
+      [k: string]: string;
+    };
+  };
+}
+/**
+ * Answer of publishProperty (SPEC §4 publish success): the lead's one listing. A second publish answers the same listing with already_published true.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PublishResult".
+ */
+export interface PublishResult {
+  property_unique_id: string;
+  /**
+   * The lead's listing; one per lead, whatever the number of publish calls.
+   */
+  listing_id: string;
+  /**
+   * LIVE for a hotel ('Property is live'); UNDER_REVIEW for a holiday home ('Under review': an expert reaches out).
+   */
+  status: 'LIVE' | 'UNDER_REVIEW';
+  brand: string;
+  brand_code: string;
+  published_at: string;
+  /**
+   * True when the lead had been published before this call (nothing changed).
+   */
+  already_published: boolean;
+  /**
+   * Where the client goes next: the Welcome Aboard screen.
+   */
+  next: {
+    to: string;
+    query: {
+      [k: string]: string;
+    };
+  };
 }
 /**
  * data of a successful request_otp answer.
@@ -1955,6 +2117,58 @@ export interface VerifyOtpBody {
 export interface LatLng1 {
   lat: number;
   lng: number;
+}
+/**
+ * Which brand a property is listed under (SPEC §1: hotels, and the holiday-home variant listed as 'OVH'): bff/screens/data/brands.json, checked when the server starts. A lead's brand follows its property_type and decides the wording of the screens (conditions on `brand`) and the status publishing gives it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "BrandsData".
+ */
+export interface BrandsData {
+  $schema?: string;
+  /**
+   * The brand of a property type not listed in property_types, and of screens drawn without a lead.
+   */
+  default_brand: string;
+  /**
+   * @minItems 1
+   */
+  brands: [
+    {
+      /**
+       * The key screens compare `brand` with (hotel, holiday_home).
+       */
+      brand: string;
+      /**
+       * The listing brand's code (OYO, OVH).
+       */
+      code: string;
+      /**
+       * The lead's status once published: LIVE ('Property is live') or UNDER_REVIEW ('Under review': an expert reaches out, SPEC §1).
+       */
+      published_status: 'LIVE' | 'UNDER_REVIEW';
+    },
+    ...{
+      /**
+       * The key screens compare `brand` with (hotel, holiday_home).
+       */
+      brand: string;
+      /**
+       * The listing brand's code (OYO, OVH).
+       */
+      code: string;
+      /**
+       * The lead's status once published: LIVE ('Property is live') or UNDER_REVIEW ('Under review': an expert reaches out, SPEC §1).
+       */
+      published_status: 'LIVE' | 'UNDER_REVIEW';
+    }[]
+  ];
+  /**
+   * property_type (bff/screens/data/property-types.json) → brand.
+   */
+  property_types: {
+    [k: string]: string;
+  };
 }
 /**
  * bff/screens/data/commercial-terms.json: the commercial terms of contracts (SPEC §9 checklist widget keys). `default` applies everywhere; each entry of `overrides` whose `country` (ISO2) and `property_type` (when given) match the lead is merged over it, in order. total_fee is computed, never configured.
@@ -3015,6 +3229,48 @@ export interface MultiChoiceContents {
       mandatory?: boolean;
     }[]
   ];
+}
+/**
+ * The property's photos as a guest would see them (SPEC §2 property review / preview, §3 propertyReviewImages and coverUrl): a large picture (the cover first) and a row of thumbnails that choose it. Pictures load from the app's own API (the owner-only image URLs), never from elsewhere. Items may carry the other PropertyImage fields; only the URLs are read.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PhotoGalleryContents".
+ */
+export interface PhotoGalleryContents {
+  /**
+   * The picture shown first (getPropertyReview cover_url); the first image's url when null or absent.
+   */
+  cover_url?: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  images: [
+    {
+      /**
+       * The display copy.
+       */
+      url: string;
+      /**
+       * The 400 px thumbnail.
+       */
+      thumbnail_url: string;
+    },
+    ...{
+      /**
+       * The display copy.
+       */
+      url: string;
+      /**
+       * The 400 px thumbnail.
+       */
+      thumbnail_url: string;
+    }[]
+  ];
+  /**
+   * Text alternative of the large picture (e.g. 'Photo of Sea View Residency').
+   */
+  alt: string;
 }
 /**
  * Photo tips and sample images of the images screen (SPEC §2 'images with photo tips and sample images'): a heading, a short list of tips and, optionally, sample pictures with their captions. Texts are already translated by the server.

@@ -28,6 +28,8 @@ export declare const widget_language_chooser: GeneratedValidator;
 export declare const widget_map_pin: GeneratedValidator;
 /** Validates against widgets/multi_choice.schema.json. */
 export declare const widget_multi_choice: GeneratedValidator;
+/** Validates against widgets/photo_gallery.schema.json. */
+export declare const widget_photo_gallery: GeneratedValidator;
 /** Validates against widgets/place_search.schema.json. */
 export declare const widget_place_search: GeneratedValidator;
 /** Validates against widgets/popup.schema.json. */

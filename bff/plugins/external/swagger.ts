@@ -22,6 +22,7 @@ export default fp(
           { name: 'screens', description: 'Server-driven screens' },
           { name: 'leads', description: 'Leads and the checklist (SPEC §3, §4)' },
           { name: 'images', description: 'Photos of a property (SPEC §3, §5)' },
+          { name: 'publish', description: 'Review and publish of a property (SPEC §2, §3, §4)' },
           { name: 'contact', description: 'Contact verification by code; switch profile (SPEC §4, §6)' },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'health', description: 'Liveness and readiness' },

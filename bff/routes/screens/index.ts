@@ -3,13 +3,14 @@ import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import type { ScreenCatalogue } from '../../screens/composer';
+import { BRANDS } from '../../services/brands';
 import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
 
-/** Brand of the composed screens (the holiday-home variant would pass its own). */
-export const SCREEN_BRAND = 'hotel';
+/** Brand of screens drawn without a lead; with one, the lead's brand (bff/screens/data/brands.json). */
+export const SCREEN_BRAND = BRANDS.defaultBrand.brand;
 
 /** Longest query value passed to the composer as a param, in characters. */
 export const MAX_SCREEN_PARAM_LENGTH = 200;
@@ -99,18 +100,25 @@ export default async function screenRoutes(
         request.user && sessionId && id === 'resolve_issue'
           ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
           : null;
+      // The review screen draws the property as a guest would see it, its buckets and readiness (SPEC §3).
+      const review =
+        lead && request.user && id === 'review'
+          ? await app.publish.review(request.user.id, lead.property_unique_id, request.locale)
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         images,
         kyc,
         contract,
         conflict,
+        review,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
         params,
         locale: request.locale,
-        brand: SCREEN_BRAND,
+        // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
+        brand: lead?.brand ?? SCREEN_BRAND,
       });
       reply.header('cache-control', 'no-store').header('vary', 'httpxoyolang, cookie');
       return { success: true, data: payload };

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { LeadParams, UserDetails } from '../../../schemas/generated/types';
+import { onboardError } from '../../errors';
+import { errorResponses, ok, ref } from '../responses';
+
+const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id';
+
+/** The signed-in user; the session gate has already answered 401 without one. */
+function userOf(request: FastifyRequest): UserDetails {
+  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
+  return request.user;
+}
+
+/**
+ * Review and publish (SPEC §2 property review / preview 'Go Live!', §3 propertyReviewDetails,
+ * propertyReviewImages, coverUrl, §4 publish success or error). Both need a session and see only the
+ * signed-in user's leads: another user's property_unique_id answers 404 ONB_LEAD_NOT_FOUND.
+ */
+export default async function publishRoutes(app: FastifyInstance) {
+  const common = {
+    tags: ['publish'],
+    security: [{ session: [] }],
+    headers: ref('api/client-headers.schema.json'),
+    params: ref('api/lead-params.schema.json'),
+  };
+
+  app.get<{ Params: LeadParams }>(
+    `${BASE}/review`,
+    {
+      schema: {
+        ...common,
+        operationId: 'getPropertyReview',
+        summary:
+          'The property as a guest would see it, one bucket per task, its photos, and what stops publishing',
+        description:
+          'property_review_details (property_details, buckets: one per task with its title and summary in the request language and the page to edit it), property_review_images (accepted photos through the owner-only image URLs, the requirements, the room photos per room category), cover_url (the first accepted facade photo), ready, missing_tasks and rejected_image_count.',
+        response: { 200: ok(ref('api/property-review.schema.json')), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const review = await app.publish.review(
+        userOf(request).id,
+        request.params.property_unique_id,
+        request.locale,
+      );
+      reply.header('cache-control', 'no-store');
+      return { success: true, data: review };
+    },
+  );
+
+  app.post<{ Params: LeadParams }>(
+    `${BASE}/publish`,
+    {
+      schema: {
+        ...common,
+        operationId: 'publishProperty',
+        summary: "Publish the property: hotels go live, holiday homes go 'Under review' (idempotent)",
+        description:
+          "No body. Needs every checklist task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A hotel becomes LIVE ('Property is live'); a holiday home (brand OVH) UNDER_REVIEW (an expert reaches out). Completes the review task. A lead has one listing: publishing again, or two calls at once, answer the same listing_id (already_published true for the later ones). The client then goes to `next` (the Welcome Aboard screen).",
+        response: { 200: ok(ref('api/publish-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = userOf(request);
+      const id = request.params.property_unique_id;
+      const result = await app.publish.publish(user.id, id);
+      request.log.info(
+        {
+          userId: user.id,
+          propertyUniqueId: id,
+          listingId: result.listing_id,
+          status: result.status,
+          alreadyPublished: result.already_published,
+        },
+        'property published',
+      );
+      return { success: true, data: result };
+    },
+  );
+}

@@ -1,0 +1,374 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Lead, PropertyReview, PublishResult } from '../../../schemas/generated/types';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
+import { loadBrands } from '../../services/brands';
+import { createTranslations } from '../../services/translations';
+import { makeLeadReady } from '../../test-support/publish';
+import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
+
+const LEADS = '/hms_ms/api/v1/onboard/leads';
+const ARABIC = /[\u0600-\u06FF]/;
+
+let app: FastifyInstance;
+let owner: string;
+
+beforeAll(async () => {
+  const t = createTranslations();
+  app = await buildTestApp({
+    screens: loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate }),
+    config: { partnerSiteUrl: 'https://partner.example.com' },
+  });
+  owner = await signInNewOwner(app);
+});
+
+const review = (id: string, cookie = owner, locale = 'en-GB') =>
+  app.inject({ method: 'GET', url: `${LEADS}/${id}/review`, headers: { cookie, httpxoyolang: locale } });
+const publish = (id: string, cookie = owner) =>
+  app.inject({ method: 'POST', url: `${LEADS}/${id}/publish`, headers: { cookie } });
+const getLead = async (id: string) =>
+  (await app.inject({ method: 'GET', url: `${LEADS}/${id}`, headers: { cookie: owner } })).json<{
+    data: { lead: Lead };
+  }>().data.lead;
+
+describe('publishProperty', () => {
+  it('refuses a lead with tasks missing, naming them, and changes nothing', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead, { skip: ['kyc', 'terms_of_service'] });
+    const res = await publish(lead.property_unique_id);
+    expect(res.statusCode, res.body).toBe(422);
+    const err = res.json().error;
+    expect(err.code).toBe('ONB_PUBLISH_NOT_READY');
+    expect(err.details).toEqual({ missing_tasks: ['kyc', 'terms_of_service'], rejected_image_count: 0 });
+    expect(err.message).not.toBe('errors.publish_not_ready');
+    const after = await getLead(lead.property_unique_id);
+    expect(after.status).toBe('IN_PROGRESS');
+    expect(after.published_at).toBeNull();
+    expect(after.checklist.tasks.review.completed).toBe(false);
+  });
+
+  it('refuses a fresh lead with every task missing', async () => {
+    const lead = await createTestLead(app, owner);
+    const res = await publish(lead.property_unique_id);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details.missing_tasks).toEqual([
+      'basic_info',
+      'address',
+      'contact_info',
+      'amenities',
+      'room_categories',
+      'images',
+      'kyc',
+      'terms_of_service',
+    ]);
+  });
+
+  it('refuses while a rejected photo remains, then publishes once it is deleted', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead, { rejected: 1 });
+    const res = await publish(lead.property_unique_id);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().error.details).toEqual({ missing_tasks: ['images'], rejected_image_count: 1 });
+    const rev = (await review(lead.property_unique_id)).json<{ data: PropertyReview }>().data;
+    expect(rev.ready).toBe(false);
+    expect(rev.rejected_image_count).toBe(1);
+    // The owner deletes the rejected photo through the API (rejected photos can always be deleted).
+    const rejected = await app.db
+      .selectFrom('lead_images')
+      .select('id')
+      .where('lead_id', '=', lead.lead_id)
+      .where('status', '=', 'rejected')
+      .executeTakeFirstOrThrow();
+    const del = await app.inject({
+      method: 'DELETE',
+      url: `${LEADS}/${lead.property_unique_id}/images/${rejected.id}`,
+      headers: { cookie: owner },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    const ok = await publish(lead.property_unique_id);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.status).toBe('LIVE');
+  });
+
+  it("publishes a hotel as LIVE, completes the review task and points to 'Welcome Aboard'", async () => {
+    const lead = await createTestLead(app, owner);
+    expect(lead.brand).toBe('hotel');
+    await makeLeadReady(app, lead);
+    const res = await publish(lead.property_unique_id);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json<{ data: PublishResult }>().data;
+    expect(data).toMatchObject({
+      property_unique_id: lead.property_unique_id,
+      status: 'LIVE',
+      brand: 'hotel',
+      brand_code: 'OYO',
+      already_published: false,
+      next: { to: '/welcome', query: { property_unique_id: lead.property_unique_id } },
+    });
+    const after = await getLead(lead.property_unique_id);
+    expect(after.status).toBe('LIVE');
+    expect(after.published_at).toBe(data.published_at);
+    expect(after.checklist.tasks.review.completed).toBe(true);
+    expect(after.checklist.completionPercentage).toBe(100);
+  });
+
+  it('publishes a holiday home as UNDER_REVIEW (brand OVH)', async () => {
+    const lead = await createTestLead(app, owner, {
+      title: 'Palm Villa',
+      property_type: 'holiday_home',
+      property_sub_type: 'villa',
+    });
+    expect(lead.brand).toBe('holiday_home');
+    await makeLeadReady(app, lead);
+    const res = await publish(lead.property_unique_id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({
+      status: 'UNDER_REVIEW',
+      brand: 'holiday_home',
+      brand_code: 'OVH',
+    });
+    expect((await getLead(lead.property_unique_id)).status).toBe('UNDER_REVIEW');
+  });
+
+  it('is idempotent: a second publish answers the same listing and changes nothing', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const first = (await publish(lead.property_unique_id)).json<{ data: PublishResult }>().data;
+    const second = await publish(lead.property_unique_id);
+    expect(second.statusCode).toBe(200);
+    const again = second.json<{ data: PublishResult }>().data;
+    expect(again.already_published).toBe(true);
+    expect(again.listing_id).toBe(first.listing_id);
+    expect(again.published_at).toBe(first.published_at);
+    const review = await app.db
+      .selectFrom('lead_sections')
+      .select('version')
+      .where('lead_id', '=', lead.lead_id)
+      .where('section', '=', 'review')
+      .executeTakeFirstOrThrow();
+    expect(review.version).toBe(1);
+  });
+
+  it('gives two concurrent publishes one listing', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const answers = await Promise.all([publish(lead.property_unique_id), publish(lead.property_unique_id)]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const data = answers.map((a) => a.json<{ data: PublishResult }>().data);
+    expect(data[0]!.listing_id).toBe(data[1]!.listing_id);
+    expect(data.filter((d) => !d.already_published)).toHaveLength(1);
+    const rows = await app.db
+      .selectFrom('leads')
+      .select(['listing_id'])
+      .where('id', '=', lead.lead_id)
+      .execute();
+    expect(rows).toEqual([{ listing_id: data[0]!.listing_id }]);
+  });
+
+  it("answers 404 for another owner's lead and an unknown one, and 401 without a session", async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const stranger = await signInNewOwner(app);
+    for (const res of [
+      await publish(lead.property_unique_id, stranger),
+      await review(lead.property_unique_id, stranger),
+      await publish('PO0000000000'),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('ONB_LEAD_NOT_FOUND');
+    }
+    expect((await getLead(lead.property_unique_id)).status).toBe('IN_PROGRESS');
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: `${LEADS}/${lead.property_unique_id}/publish`,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('getPropertyReview', () => {
+  it('answers the property details, one bucket per task with its edit link, the photos and the cover', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const res = await review(lead.property_unique_id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const data = res.json<{ data: PropertyReview }>().data;
+    expect(data.ready).toBe(true);
+    expect(data.missing_tasks).toEqual([]);
+    expect(data.brand_code).toBe('OYO');
+    const details = data.property_review_details.property_details;
+    expect(details).toMatchObject({
+      title: 'Sea View Residency',
+      property_type: 'Hotel',
+      total_rooms: 10,
+      available_floors: 3,
+      city: 'Goa',
+      address: '12 Beach Road, Calangute, Goa',
+      room_categories: [{ name: 'Deluxe', count: 10 }],
+    });
+    expect(details.amenities).toContain('Parking');
+    const buckets = data.property_review_details.buckets;
+    expect(buckets.map((b) => b.key)).toEqual([
+      'basic_info',
+      'address',
+      'contact_info',
+      'amenities',
+      'room_categories',
+      'images',
+      'kyc',
+      'terms_of_service',
+    ]);
+    expect(buckets.every((b) => b.completed)).toBe(true);
+    const basic = buckets.find((b) => b.key === 'basic_info')!;
+    expect(basic.summary).toEqual(['Sea View Residency', 'Rooms: 10', 'Floors: 3', '+919876543210']);
+    expect(basic.edit).toEqual({
+      to: '/task/details',
+      query: { property_unique_id: lead.property_unique_id, task: 'basic_info' },
+    });
+    expect(buckets.find((b) => b.key === 'images')!.edit).toEqual({
+      to: '/images',
+      query: { property_unique_id: lead.property_unique_id },
+    });
+    expect(buckets.find((b) => b.key === 'room_categories')!.summary).toEqual(['Deluxe: 10']);
+    const images = data.property_review_images;
+    expect(images.property_images).toHaveLength(6);
+    expect(images.property_images[0]!.category).toBe('facade');
+    expect(data.cover_url).toBe(images.property_images[0]!.url);
+    expect(data.cover_url).toMatch(
+      new RegExp(
+        `^/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}/images/[0-9a-f-]{36}/file\\?variant=display$`,
+      ),
+    );
+    expect(images.rooms_images).toEqual([
+      { room_category: 'Deluxe', images: images.property_images.filter((i) => i.category === 'room') },
+    ]);
+    expect(images.property_requirement.find((r) => r.category === 'room')).toEqual({
+      category: 'room',
+      min_count: 3,
+      accepted_count: 3,
+    });
+  });
+
+  it("lists what is missing and shows 'Not added yet' for empty tasks, in Arabic too", async () => {
+    const lead = await createTestLead(app, owner);
+    const data = (await review(lead.property_unique_id, owner, 'ar')).json<{ data: PropertyReview }>().data;
+    expect(data.ready).toBe(false);
+    expect(data.missing_tasks).toHaveLength(8);
+    expect(data.cover_url).toBeNull();
+    const contact = data.property_review_details.buckets.find((b) => b.key === 'contact_info')!;
+    expect(contact.completed).toBe(false);
+    expect(contact.summary).toHaveLength(1);
+    expect(contact.summary[0]).toMatch(ARABIC);
+    expect(contact.title).toMatch(ARABIC);
+  });
+});
+
+describe('brands', () => {
+  it('maps property types to brands and refuses a brand file naming an unknown brand', () => {
+    const brands = loadBrands();
+    expect(brands.brandOf('hotel')).toEqual({ brand: 'hotel', code: 'OYO', publishedStatus: 'LIVE' });
+    expect(brands.brandOf('holiday_home').publishedStatus).toBe('UNDER_REVIEW');
+    expect(brands.brandOf('castle').brand).toBe('hotel');
+    expect(() =>
+      loadBrands({
+        default_brand: 'hotel',
+        brands: [{ brand: 'hotel', code: 'OYO', published_status: 'LIVE' }],
+        property_types: { holiday_home: 'holiday_home' },
+      }),
+    ).toThrow(/unknown brand holiday_home/);
+    expect(() => loadBrands({ default_brand: 'hotel', brands: [], property_types: {} })).toThrow(/brands/);
+  });
+});
+
+interface Payload {
+  widget_list: { id: string; widget_type: string; contents: Record<string, unknown> }[];
+}
+const screen = async (id: string, propertyUniqueId: string, locale = 'en-GB') => {
+  const res = await app.inject({
+    url: `/hms_ms/api/v1/screens/${id}?property_unique_id=${propertyUniqueId}`,
+    headers: { cookie: owner, httpxoyolang: locale },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: Payload }>().data.widget_list;
+};
+const widget = (list: Payload['widget_list'], id: string) => list.find((w) => w.id === id);
+
+describe('review and Welcome Aboard screens', () => {
+  it('lists what is missing with links and keeps Go Live! disabled until the lead is ready', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead, { skip: ['kyc'] });
+    const before = await screen('review', lead.property_unique_id);
+    expect(widget(before, 'go_live')!.contents).toMatchObject({ label: 'Go Live!', disabled_when: true });
+    expect(widget(before, 'todo_6')!.contents).toMatchObject({
+      label: 'KYC',
+      actions: [{ type: 'navigate', to: '/kyc', query: { property_unique_id: lead.property_unique_id } }],
+    });
+    expect(widget(before, 'todo_0')).toBeUndefined();
+    const gallery = widget(before, 'photos')!;
+    expect(gallery.widget_type).toBe('photo_gallery');
+    expect((gallery.contents.images as unknown[]).length).toBe(6);
+    await makeLeadReady(app, lead);
+    const after = await screen('review', lead.property_unique_id);
+    expect(widget(after, 'go_live')!.contents.disabled_when).toBe(false);
+    expect(widget(after, 'missing_title')).toBeUndefined();
+    expect(widget(after, 'submit_holiday_home')).toBeUndefined();
+  });
+
+  it("words a holiday home as the 'OVH' variant: submit for review, then 'Under review' on Welcome Aboard", async () => {
+    const lead = await createTestLead(app, owner, {
+      title: 'Palm Villa',
+      property_type: 'holiday_home',
+      property_sub_type: 'villa',
+    });
+    await makeLeadReady(app, lead);
+    const rev = await screen('review', lead.property_unique_id);
+    expect(widget(rev, 'go_live')).toBeUndefined();
+    expect(widget(rev, 'submit_holiday_home')!.contents.label).toBe('Submit for review');
+    expect(String(widget(rev, 'intro_holiday_home')!.contents.text)).toContain('an expert will reach out');
+    // Not published yet: Welcome Aboard sends the owner to the review.
+    expect(widget(await screen('welcome', lead.property_unique_id), 'not_published')).toBeDefined();
+    expect((await publish(lead.property_unique_id)).statusCode).toBe(200);
+    const welcome = await screen('welcome', lead.property_unique_id);
+    expect(widget(welcome, 'heading')!.contents.text).toBe('Welcome Aboard');
+    expect(widget(welcome, 'under_review')!.contents.text).toBe('Under review');
+    expect(widget(welcome, 'live')).toBeUndefined();
+    const ar = await screen('welcome', lead.property_unique_id, 'ar');
+    expect(String(widget(ar, 'under_review_text')!.contents.text)).toMatch(ARABIC);
+  });
+
+  it("shows a published hotel as live, with the partner app's download and how to log in", async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    expect((await publish(lead.property_unique_id)).statusCode).toBe(200);
+    const rev = await screen('review', lead.property_unique_id);
+    expect(widget(rev, 'status_live')!.contents.text).toBe('Property is live');
+    expect(widget(rev, 'go_live')).toBeUndefined();
+    const welcome = await screen('welcome', lead.property_unique_id);
+    expect(widget(welcome, 'live')!.contents.text).toBe('Property is live');
+    expect(widget(welcome, 'download')!.contents.actions).toEqual([
+      { type: 'open_url', url: 'https://partner.example.com' },
+    ]);
+    expect(String(widget(welcome, 'login_step_2')!.contents.text)).toMatch(/^2\. Sign in with \+91/);
+  });
+
+  it('opens the review from the checklist', async () => {
+    const lead = await createTestLead(app, owner);
+    const task = await screen('task', lead.property_unique_id);
+    const checklist = widget(task, 'checklist')!.contents as { tasks: { key: string; actions: unknown[] }[] };
+    expect(checklist.tasks.find((t) => t.key === 'review')!.actions).toEqual([
+      { type: 'navigate', to: '/review', query: { property_unique_id: lead.property_unique_id } },
+    ]);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('lists getPropertyReview and publishProperty', async () => {
+    const doc = (await app.inject('/hms_ms/api/openapi.json')).json();
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      (m) => Object.values(m).map((o) => o.operationId),
+    );
+    expect(ops).toEqual(expect.arrayContaining(['getPropertyReview', 'publishProperty']));
+  });
+});

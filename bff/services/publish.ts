@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type {
+  ImagesConfig,
+  Locale,
+  PropertyImage,
+  PropertyReview,
+  PublishResult,
+  ReviewBucket,
+} from '../../schemas/generated/types';
+import type { Database, LeadRow, LeadSectionRow } from '../db/schema';
+import { onboardError } from '../errors';
+import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
+import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
+import { BRANDS, type BrandRules } from './brands';
+import type { ImageService } from './images';
+import { CHECKLIST_TASKS, LEAD_STATUS_DISCARDED, LEAD_STATUS_IN_PROGRESS, type ChecklistTask } from './leads';
+
+/** A published hotel (SPEC §1 'Property is live'). */
+export const LEAD_STATUS_LIVE = 'LIVE' as const;
+/** A published holiday home (SPEC §1 'Under review': an expert reaches out). */
+export const LEAD_STATUS_UNDER_REVIEW = 'UNDER_REVIEW' as const;
+
+/** The tasks publishing needs completed: every checklist task but review itself (issue 6 contract). */
+export const TASKS_BEFORE_PUBLISH: readonly ChecklistTask[] = CHECKLIST_TASKS.filter((t) => t !== 'review');
+
+/** Where the owner edits each task (the checklist's own actions, bff/screens/task.json). */
+function editOf(task: ChecklistTask, propertyUniqueId: string): ReviewBucket['edit'] {
+  const query = { property_unique_id: propertyUniqueId };
+  switch (task) {
+    case 'images':
+      return { to: '/images', query };
+    case 'kyc':
+      return { to: '/kyc', query };
+    case 'terms_of_service':
+      return { to: '/terms', query };
+    case 'review':
+      return { to: '/review', query };
+    default:
+      return { to: '/task/details', query: { ...query, task } };
+  }
+}
+
+/** What the publish service needs besides the database. */
+export interface PublishServiceOptions {
+  /** The photos (their listing, and the images task brought up to date under the lead's lock). */
+  images: Pick<ImageService, 'list' | 'syncTask'>;
+  /** The brands (default {@link BRANDS}). */
+  brands?: BrandRules;
+  /** The text of a translation key in a locale, with `{{name}}` values. */
+  translate: (locale: Locale, key: string, values?: Record<string, unknown>) => string;
+  /** Clock in ms since the epoch (default Date.now). */
+  now?: () => number;
+}
+
+/** Review and publishing of a property (SPEC §2 review, §3 propertyReviewDetails, §4 publish). */
+export interface PublishService {
+  /**
+   * The property as a guest would see it, with one bucket per task (title, summary lines in `locale`,
+   * completed, where to edit it), the accepted photos and cover, and what still stops publishing. Brings
+   * the images task up to date first.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead.
+   */
+  review(userId: string, propertyUniqueId: string, locale: Locale): Promise<PropertyReview>;
+  /**
+   * Publishes the lead once: under the lead's lock (the one photo uploads take), with every task but
+   * review completed and no rejected photo, sets status LIVE (hotel brand) or UNDER_REVIEW (holiday-home
+   * brand), published_at and a new listing_id, and completes the review task. A lead published before
+   * answers its listing again with `already_published` true; of two concurrent calls one publishes and the
+   * other answers that listing.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_PUBLISH_NOT_READY (422, details
+   *   `missing_tasks`, `rejected_image_count`) tasks missing, rejected photos left, or a cold lead.
+   */
+  publish(userId: string, propertyUniqueId: string): Promise<PublishResult>;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+const iso = (t: Date | string) => new Date(t).toISOString();
+
+/** Creates the publish service over `db`. */
+export function createPublishService(db: Kysely<Database>, options: PublishServiceOptions): PublishService {
+  const now = options.now ?? Date.now;
+  const brands = options.brands ?? BRANDS;
+  const t = options.translate;
+
+  const findRow = (userId: string, propertyUniqueId: string) =>
+    db
+      .selectFrom('leads')
+      .selectAll()
+      .where('property_unique_id', '=', propertyUniqueId)
+      .where('user_id', '=', userId)
+      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .executeTakeFirst();
+
+  const resultOf = (lead: LeadRow, alreadyPublished: boolean): PublishResult => {
+    const brand = brands.byKey(lead.brand);
+    return {
+      property_unique_id: lead.property_unique_id,
+      listing_id: lead.listing_id!,
+      status: lead.status as PublishResult['status'],
+      brand: brand.brand,
+      brand_code: brand.code,
+      published_at: iso(lead.published_at!),
+      already_published: alreadyPublished,
+      next: { to: '/welcome', query: { property_unique_id: lead.property_unique_id } },
+    };
+  };
+
+  const missingOf = (sections: readonly Pick<LeadSectionRow, 'section' | 'completed'>[]) => {
+    const done = new Set(sections.filter((s) => s.completed).map((s) => s.section));
+    return TASKS_BEFORE_PUBLISH.filter((task) => !done.has(task));
+  };
+
+  /** The summary lines of one task, in `locale`. */
+  const summaryOf = (
+    task: ChecklistTask,
+    data: Record<string, unknown>,
+    completed: boolean,
+    images: ImagesConfig,
+    locale: Locale,
+  ): string[] => {
+    const lines: (string | null)[] = [];
+    switch (task) {
+      case 'basic_info': {
+        lines.push(str(data.title));
+        const rooms = int(data.total_rooms);
+        const floors = int(data.available_floors);
+        if (rooms !== null) lines.push(t(locale, 'screens.review.summary.rooms', { count: rooms }));
+        if (floors !== null) lines.push(t(locale, 'screens.review.summary.floors', { count: floors }));
+        lines.push(str(data.frontdesk_phone));
+        break;
+      }
+      case 'address':
+        lines.push(addressOf(data));
+        break;
+      case 'contact_info':
+        lines.push(str(data.contact_name), str(data.contact_email), str(data.contact_phone));
+        break;
+      case 'amenities': {
+        const labels = amenityLabels(data, locale);
+        if (labels.length > 0) lines.push(labels.join(', '));
+        break;
+      }
+      case 'room_categories':
+        for (const c of roomCategories(data))
+          lines.push(t(locale, 'screens.review.summary.room_category', { name: c.name, count: c.count }));
+        break;
+      case 'images':
+        if (images.accepted_count > 0)
+          lines.push(t(locale, 'screens.review.summary.photos', { count: images.accepted_count }));
+        if (images.rejected_count > 0)
+          lines.push(t(locale, 'screens.review.summary.rejected_photos', { count: images.rejected_count }));
+        break;
+      case 'kyc':
+        lines.push(str(data.name), str(data.email_address));
+        if (completed) lines.push(t(locale, 'screens.review.summary.kyc_done'));
+        break;
+      case 'terms_of_service':
+        if (completed) lines.push(t(locale, 'screens.review.summary.terms_accepted'));
+        break;
+      case 'review':
+        break;
+    }
+    const out = lines.filter((l): l is string => l !== null);
+    return out.length > 0 ? out : [t(locale, 'screens.review.summary.empty')];
+  };
+
+  const amenityLabels = (data: Record<string, unknown>, locale: Locale) => {
+    const chosen = new Set(Array.isArray(data.amenities) ? data.amenities : []);
+    return amenityCatalogue.amenities.filter((a) => chosen.has(a.value)).map((a) => t(locale, a.label.$t));
+  };
+
+  const labelOf = (locale: Locale, list: { value: string; label: { $t: string } }[], value: string) => {
+    const found = list.find((x) => x.value === value);
+    return found ? t(locale, found.label.$t) : value;
+  };
+
+  return {
+    async review(userId, propertyUniqueId, locale) {
+      const lead = await findRow(userId, propertyUniqueId);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      // Brings the images task up to date (the answer's checklist and readiness follow the photos).
+      const images = await options.images.list(userId, propertyUniqueId, locale);
+      const sections = await db
+        .selectFrom('lead_sections')
+        .selectAll()
+        .where('lead_id', '=', lead.id)
+        .execute();
+      const dataOf = (task: ChecklistTask) => sections.find((s) => s.section === task)?.data ?? {};
+      const completedOf = (task: ChecklistTask) => sections.some((s) => s.section === task && s.completed);
+      const missing = missingOf(sections);
+      const brand = brands.byKey(lead.brand);
+      const basic = dataOf('basic_info');
+      const address = dataOf('address');
+
+      const accepted = (list: PropertyImage[]) => list.filter((i) => i.status === 'accepted');
+      // Requirements come by category priority (facade first), their images oldest first.
+      const propertyImages = images.requirements.flatMap((r) => accepted(r.images));
+      const cover = images.requirements
+        .filter((r) => r.category === 'facade')
+        .flatMap((r) => accepted(r.images))[0];
+      const roomsImages = images.requirements
+        .filter((r) => typeof r.room_category === 'string')
+        .map((r) => ({ room_category: r.room_category as string, images: accepted(r.images) }));
+
+      return {
+        property_unique_id: lead.property_unique_id,
+        brand: brand.brand,
+        brand_code: brand.code,
+        status: lead.status,
+        published_at: lead.published_at ? iso(lead.published_at) : null,
+        ready:
+          lead.published_at !== null ||
+          (lead.status === LEAD_STATUS_IN_PROGRESS && missing.length === 0 && images.rejected_count === 0),
+        missing_tasks: missing,
+        rejected_image_count: images.rejected_count,
+        cover_url: cover?.url ?? null,
+        property_review_details: {
+          property_details: {
+            title: str(basic.title) ?? lead.title,
+            property_type: labelOf(locale, propertyTypes.property_types, lead.property_type),
+            property_sub_type: labelOf(locale, propertyTypes.property_sub_types, lead.property_sub_type),
+            description: str(basic.description),
+            address: addressOf(address),
+            city: str(address.city) ?? lead.city,
+            country: str(address.country) ?? lead.country,
+            total_rooms: int(basic.total_rooms),
+            available_floors: int(basic.available_floors),
+            amenities: amenityLabels(dataOf('amenities'), locale),
+            room_categories: roomCategories(dataOf('room_categories')),
+          },
+          buckets: TASKS_BEFORE_PUBLISH.map((task) => ({
+            key: task,
+            title: t(locale, `screens.task.tasks.${task}.title`),
+            completed: completedOf(task),
+            summary: summaryOf(task, dataOf(task), completedOf(task), images, locale),
+            edit: editOf(task, lead.property_unique_id),
+          })),
+        },
+        property_review_images: {
+          property_images: propertyImages,
+          property_requirement: Object.entries(images.category_totals).map(([category, c]) => ({
+            category,
+            min_count: c.min_count,
+            accepted_count: c.accepted_count,
+          })),
+          rooms_images: roomsImages,
+        },
+      };
+    },
+
+    async publish(userId, propertyUniqueId) {
+      const lead = await findRow(userId, propertyUniqueId);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      if (lead.published_at) return resultOf(lead, true);
+      const outcome = await db.transaction().execute(async (trx) => {
+        // The images task is brought up to date under the lead's upload lock, held to the end: no photo
+        // can be uploaded or deleted between the check and the publish, and a second publish waits here.
+        await options.images.syncTask(trx, lead.id);
+        const fresh = await trx
+          .selectFrom('leads')
+          .selectAll()
+          .where('id', '=', lead.id)
+          .executeTakeFirstOrThrow();
+        if (fresh.published_at) return { lead: fresh, already: true };
+        const sections = await trx
+          .selectFrom('lead_sections')
+          .select(['section', 'completed'])
+          .where('lead_id', '=', lead.id)
+          .execute();
+        const missing = missingOf(sections);
+        const rejected = await trx
+          .selectFrom('lead_images')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('lead_id', '=', lead.id)
+          .where('is_active', '=', true)
+          .where('status', '=', 'rejected')
+          .executeTakeFirstOrThrow();
+        const rejectedCount = Number(rejected.n);
+        if (missing.length > 0 || rejectedCount > 0 || fresh.status !== LEAD_STATUS_IN_PROGRESS)
+          return { missing, rejectedCount };
+        const brand = brands.byKey(fresh.brand);
+        const at = new Date(now());
+        const published = await trx
+          .updateTable('leads')
+          .set({
+            status: brand.publishedStatus,
+            published_at: at,
+            listing_id: randomUUID(),
+            updated_at: at,
+          })
+          .where('id', '=', lead.id)
+          .where('published_at', 'is', null)
+          .returningAll()
+          .executeTakeFirst();
+        if (!published) {
+          const again = await trx
+            .selectFrom('leads')
+            .selectAll()
+            .where('id', '=', lead.id)
+            .executeTakeFirstOrThrow();
+          return { lead: again, already: true };
+        }
+        const data = JSON.stringify({ listing_id: published.listing_id, published_at: at.toISOString() });
+        await trx
+          .insertInto('lead_sections')
+          .values({ lead_id: lead.id, section: 'review', data, version: 1, completed: true, updated_at: at })
+          .onConflict((oc) =>
+            oc.columns(['lead_id', 'section']).doUpdateSet({
+              data,
+              completed: true,
+              version: sql<number>`lead_sections.version + 1`,
+              updated_at: at,
+            }),
+          )
+          .execute();
+        return { lead: published, already: false };
+      });
+      if ('missing' in outcome)
+        throw onboardError('ONB_PUBLISH_NOT_READY', {
+          details: { missing_tasks: outcome.missing, rejected_image_count: outcome.rejectedCount },
+        });
+      return resultOf(outcome.lead, outcome.already);
+    },
+  };
+}
+
+/** The address line, locality, city and postal code of the address section, joined; null when none. */
+function addressOf(data: Record<string, unknown>): string | null {
+  const parts = [data.address_line, data.locality, data.city, data.postal_code]
+    .map(str)
+    .filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** The room categories section's categories with a name and a count. */
+function roomCategories(data: Record<string, unknown>): { name: string; count: number }[] {
+  const list = Array.isArray(data.room_categories) ? (data.room_categories as unknown[]) : [];
+  return list.flatMap((c) => {
+    const name = str((c as { name?: unknown } | null)?.name);
+    const count = int((c as { count?: unknown } | null)?.count);
+    return name !== null && count !== null ? [{ name, count }] : [];
+  });
+}

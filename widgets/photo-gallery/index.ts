@@ -1,0 +1,1 @@
+export { PhotoGallery } from './photo-gallery';
