@@ -13,6 +13,7 @@ import kycPlugin from './plugins/app/kyc';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
+import propertiesPlugin from './plugins/app/properties';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
@@ -33,6 +34,7 @@ import imageRoutes from './routes/images';
 import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
+import propertyRoutes from './routes/properties';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
@@ -147,6 +149,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
   await app.register(contactVerificationPlugin, { now });
+  await app.register(propertiesPlugin, { now, config });
   await app.register(imagesPlugin, {
     config,
     now,
@@ -174,6 +177,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(contactRoutes);
   await app.register(kycRoutes, { config });
   await app.register(placeRoutes);
+  await app.register(propertyRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });

@@ -11,6 +11,7 @@ import * as m0004 from './migrations/0004-images';
 import * as m0005 from './migrations/0005-contact-verification';
 import * as m0006 from './migrations/0006-kyc-documents';
 import * as m0007 from './migrations/0007-image-room-category';
+import * as m0010 from './migrations/0010-listings-referrals';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0005-contact-verification': m0005,
   '0006-kyc-documents': m0006,
   '0007-image-room-category': m0007,
+  '0010-listings-referrals': m0010,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */
