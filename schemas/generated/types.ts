@@ -202,7 +202,9 @@ export type WidgetType =
   | 'image_uploader'
   | 'photo_tips'
   | 'contact_verification'
-  | 'document_uploader';
+  | 'document_uploader'
+  | 'property_card'
+  | 'referral_header';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -3047,6 +3049,54 @@ export interface PopupContents {
   timer?: number;
 }
 /**
+ * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags): its name as a heading, a tag (In Progress, Reactivate, Recontract, Live…), a few lines of detail (city, completion, months inactive), up to two buttons, and the action menu (SPEC §9 'More', 'Add Referral', 'Copy Lead ID').
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyCardContents".
+ */
+export interface PropertyCardContents {
+  title: string;
+  tag?: {
+    label: string;
+    /**
+     * Colour of the tag.
+     */
+    tone?: 'default' | 'info' | 'success' | 'warning' | 'error';
+  };
+  /**
+   * Lines under the title, in order (e.g. the city, '40% complete', 'Months inactive: 3').
+   *
+   * @maxItems 6
+   */
+  details?: string[];
+  primary?: LinkAction1;
+  secondary?: LinkAction2;
+  /**
+   * Accessible name of the menu button ('More'); required with menu.
+   */
+  menu_label?: string;
+  /**
+   * The action menu's items, each running its actions when chosen.
+   *
+   * @maxItems 8
+   */
+  menu?: LinkAction[];
+}
+/**
+ * The main button (contained).
+ */
+export interface LinkAction1 {
+  label: string;
+  actions: ActionList;
+}
+/**
+ * A second button (outlined).
+ */
+export interface LinkAction2 {
+  label: string;
+  actions: ActionList;
+}
+/**
  * Sends the user elsewhere as soon as the screen is drawn; the server decides where (e.g. the property middleware page).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -3060,6 +3110,37 @@ export interface RedirectContents {
   query?: {
     [k: string]: string;
   };
+}
+/**
+ * The head of a property's referral screen (SPEC §3 referralDetails, §2 referral and referral update): the property's name, and either the verified referral code with who referred, or a prompt to add one.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReferralHeaderContents".
+ */
+export interface ReferralHeaderContents {
+  /**
+   * Heading, e.g. 'Referral'.
+   */
+  title: string;
+  property_title: string;
+  /**
+   * Shown when there is no code yet (e.g. 'Were you referred? Add the code you were given.').
+   */
+  description?: string;
+  /**
+   * The verified referral of the property, or null/absent when none was added.
+   */
+  referral?: {
+    code: string;
+    /**
+     * e.g. 'Referred by Priya Sharma'.
+     */
+    referrer: string;
+  } | null;
+  /**
+   * Badge beside a verified code ('Verified').
+   */
+  verified_label?: string;
 }
 /**
  * A heading or a paragraph.
