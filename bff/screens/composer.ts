@@ -34,6 +34,8 @@ import type {
   JsonLogic,
   KycDetails,
   Locale,
+  PropertyList,
+  PropertySummary,
   ScreenDefinition,
   ScreenPayload,
   UserDetails,
@@ -73,6 +75,10 @@ export interface ScreenContext {
    * is_another_user_present, §6 switching profile), on the 'Resolve an issue' screen; else null or absent.
    */
   conflict?: { channel: 'email' | 'phone'; masked_destination: string; expires_at: string } | null;
+  /** The owner's properties by section (listProperties), on the dashboard; else null or absent. */
+  properties?: PropertyList | null;
+  /** The page's property (`params.property_unique_id`) as the dashboard shows it, on the referral screen. */
+  property?: PropertySummary | null;
 }
 
 /**

@@ -97,6 +97,8 @@ export interface PropertyService {
    * (INACTIVE, with months_inactive). Discarded, removed and UNSUPPORTED_PROPERTY leads are left out.
    */
   list(userId: string): Promise<PropertyList>;
+  /** The user's property as the dashboard shows it, or undefined (another user's, discarded or removed). */
+  get(userId: string, propertyUniqueId: string): Promise<PropertySummary | undefined>;
   /**
    * Verifies a referral code (SPEC §3 referral, §5 'A referral verification returning empty details
    * counts as an error').
@@ -221,6 +223,11 @@ export function createPropertyService(
         live: all.filter((p) => (LIVE_STATUSES as readonly string[]).includes(p.status)),
         inactive: all.filter((p) => p.status === LEAD_STATUS_INACTIVE),
       };
+    },
+
+    async get(userId, propertyUniqueId) {
+      const row = await findRow(userId, propertyUniqueId);
+      return row ? (await summaryOf([row]))[0] : undefined;
     },
 
     verifyReferral: verify,

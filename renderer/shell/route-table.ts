@@ -26,6 +26,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'task', screenId: 'task', public: false, hideFooter: false, hideFooterOnL1Revamp: true },
   { path: 'task/details', screenId: 'task_details', public: false, hideFooter: true },
   { path: 'review', screenId: 'review', public: false, hideFooter: true },
+  { path: 'referral', screenId: 'referral', public: false, hideFooter: true },
 ];
 
 /** Public routes a signed-in user is sent away from, to the property middleware page (SPEC §2). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PropertyList, PropertySummary } from '../../../schemas/generated/types';
+import type { PropertyCardContents, PropertyList, PropertySummary } from '../../../schemas/generated/types';
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
 import { monthsBetween } from '../../services/properties';
@@ -242,5 +242,118 @@ describe('referral codes (SPEC §3 referralDetails, §5)', () => {
     const foreign = await saveReferral(stranger, id, 'GOOD-1');
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error.code).toBe('ONB_LEAD_NOT_FOUND');
+  });
+});
+
+type Widget = { id: string; widget_type: string; contents: Record<string, unknown> };
+
+/** The composed screen's widgets as the owner sees them. */
+async function screenWidgets(cookie: string, screen: string, query = ''): Promise<Widget[]> {
+  const res = await app.inject({ url: `/hms_ms/api/v1/screens/${screen}${query}`, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ data: { widget_list: Widget[] } }>().data.widget_list;
+}
+
+describe('the dashboard screen (SPEC §2 propertyDashboardScreen)', () => {
+  it("says 'You have no Hotels associated' to an owner without properties", async () => {
+    const owner = await signInNewOwner(app);
+    const widgets = await screenWidgets(owner, 'dashboard');
+    expect(widgets.find((w) => w.widget_type === 'empty_state')?.contents.title).toBe(
+      'You have no Hotels associated',
+    );
+    expect(widgets.filter((w) => w.widget_type === 'property_card')).toEqual([]);
+  });
+
+  it('draws each section with its tags, actions and the More menu copying the lead id', async () => {
+    const owner = await signInNewOwner(app);
+    const draft = await createTestLead(app, owner, { title: 'Lotus Court' });
+    const live = await createTestLead(app, owner, { title: 'Palm Grove' });
+    const inactive = await createTestLead(app, owner, { title: 'Old Mill Inn' });
+    const old = await createTestLead(app, owner, { title: 'River Lodge' });
+    await setStatus(live.property_unique_id, 'LIVE');
+    await setStatus(inactive.property_unique_id, 'INACTIVE', new Date(Date.UTC(2026, 2, 1)));
+    await setStatus(old.property_unique_id, 'INACTIVE', new Date(Date.UTC(2024, 0, 1)));
+
+    const widgets = await screenWidgets(owner, 'dashboard');
+    expect(widgets.find((w) => w.widget_type === 'empty_state')).toBeUndefined();
+    const texts = widgets.filter((w) => w.widget_type === 'text').map((w) => w.contents.text);
+    expect(texts).toEqual(expect.arrayContaining(['In progress', 'Live listings', 'Inactive properties']));
+    const card = (title: string) => {
+      const found = widgets.find((w) => w.widget_type === 'property_card' && w.contents.title === title);
+      expect(found, title).toBeDefined();
+      return found!.contents as PropertyCardContents;
+    };
+    expect(card('Lotus Court')).toMatchObject({
+      tag: { label: 'In Progress' },
+      details: ['0% complete'],
+      primary: { label: 'Continue listing' },
+      menu_label: 'More',
+    });
+    expect(card('Lotus Court').menu).toEqual([
+      {
+        label: 'Add Referral',
+        actions: [
+          { type: 'navigate', to: '/referral', query: { property_unique_id: draft.property_unique_id } },
+        ],
+      },
+      {
+        label: 'Copy Lead ID',
+        actions: [{ type: 'copy_text', text: draft.lead_id, toast_text: 'Lead ID copied' }],
+      },
+    ]);
+    expect(card('Palm Grove')).toMatchObject({ tag: { label: 'Live' } });
+    expect(card('Palm Grove').primary).toBeUndefined();
+    expect(card('Old Mill Inn')).toMatchObject({
+      tag: { label: 'Reactivate' },
+      details: ['Months inactive: 3'],
+      primary: {
+        label: 'Reactivate',
+        actions: [{ type: 'submit', endpoint: `${BASE}/leads/${inactive.property_unique_id}/reactivate` }],
+      },
+      secondary: { label: 'Remove listing' },
+    });
+    expect(card('River Lodge')).toMatchObject({
+      tag: { label: 'Recontract' },
+      primary: { label: 'Sign the contract again' },
+    });
+    // Remove listing opens its own confirmation, which sends the owner's confirmation of no association.
+    const popupId = (card('Old Mill Inn').secondary!.actions[0] as { popup_id: string }).popup_id;
+    const dialog = widgets.find((w) => w.widget_type === 'confirmation' && w.contents.popup_id === popupId);
+    expect(dialog?.contents).toMatchObject({
+      title: 'Remove this listing?',
+      message: expect.stringContaining('Old Mill Inn'),
+      confirm_actions: [
+        {
+          type: 'submit',
+          endpoint: `${BASE}/leads/${inactive.property_unique_id}/remove`,
+          body: { no_association: true },
+        },
+      ],
+    });
+  });
+
+  it('the referral screen shows the referral header with the verified code once saved', async () => {
+    const owner = await signInNewOwner(app);
+    const { property_unique_id: id } = await createTestLead(app, owner, { title: 'Lotus Court' });
+    const before = await screenWidgets(owner, 'referral', `?property_unique_id=${id}`);
+    expect(before.find((w) => w.widget_type === 'referral_header')?.contents).toEqual({
+      title: 'Referral',
+      property_title: 'Lotus Court',
+      description: 'Were you referred to us? Add the referral code you were given.',
+      verified_label: 'Verified',
+    });
+    expect((await saveReferral(owner, id, 'GOOD-1')).statusCode).toBe(200);
+    const after = await screenWidgets(owner, 'referral', `?property_unique_id=${id}`);
+    expect(after.find((w) => w.widget_type === 'referral_header')?.contents.referral).toEqual({
+      code: 'GOOD-1',
+      referrer: 'Referred by Priya Sharma',
+    });
+    expect(after.find((w) => w.id === 'save')?.contents.label).toBe('Update referral code');
+    const stranger = await signInNewOwner(app);
+    const res = await app.inject({
+      url: `/hms_ms/api/v1/screens/referral?property_unique_id=${id}`,
+      headers: { cookie: stranger },
+    });
+    expect(res.statusCode).toBe(404);
   });
 });

@@ -94,11 +94,20 @@ export default async function screenRoutes(
         request.user && sessionId && id === 'resolve_issue'
           ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
           : null;
+      // The dashboard draws the owner's properties by section; the referral screen one property's referral.
+      const properties =
+        request.user && id === 'dashboard' ? await app.properties.list(request.user.id) : null;
+      const property =
+        lead && request.user && id === 'referral'
+          ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         images,
         kyc,
         conflict,
+        properties,
+        property,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
