@@ -281,7 +281,7 @@ describe('the dashboard screen (SPEC §2 propertyDashboardScreen)', () => {
     const card = (title: string) => {
       const found = widgets.find((w) => w.widget_type === 'property_card' && w.contents.title === title);
       expect(found, title).toBeDefined();
-      return found!.contents as PropertyCardContents;
+      return found!.contents as unknown as PropertyCardContents;
     };
     expect(card('Lotus Court')).toMatchObject({
       tag: { label: 'In Progress' },
