@@ -10,7 +10,9 @@ import type {
 import type { Database, LeadRow } from '../db/schema';
 import { onboardError } from '../errors';
 import defaultReferrers from '../screens/data/referrers.json' with { type: 'json' };
-import { checklistOf } from './leads';
+import { checklistOf, LEAD_STATUS_REMOVED } from './leads';
+
+export { LEAD_STATUS_REMOVED };
 
 /** Lead statuses of the dashboard (SPEC §4). LIVE and UNDER_REVIEW are set by publishing. */
 export const LEAD_STATUS_LIVE = 'LIVE' as const;
@@ -18,8 +20,6 @@ export const LEAD_STATUS_LIVE = 'LIVE' as const;
 export const LEAD_STATUS_UNDER_REVIEW = 'UNDER_REVIEW' as const;
 /** A live listing switched off (by staff); `leads.inactive_since` says since when. */
 export const LEAD_STATUS_INACTIVE = 'INACTIVE' as const;
-/** An inactive listing the owner removed after confirming no association; it appears nowhere. */
-export const LEAD_STATUS_REMOVED = 'REMOVED' as const;
 
 /**
  * An inactive listing is tagged Recontract rather than Reactivate once it has been inactive this many whole

@@ -1038,9 +1038,9 @@ export interface Lead {
    */
   property_sub_type: string;
   /**
-   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property.
+   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property. INACTIVE: a live listing switched off (see the dashboard's listProperties); a removed listing no longer appears.
    */
-  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED';
+  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED' | 'INACTIVE';
   /**
    * ISO 8601.
    */

@@ -173,9 +173,10 @@ describe('reactivateProperty and removeProperty (SPEC §4 inactive properties)',
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ property_unique_id: id, status: 'REMOVED' });
     expect(await list(owner)).toEqual({ in_progress: [], live: [], inactive: [] });
+    // It appears nowhere: not as a lead, and it cannot be removed twice.
     const lead = await app.inject({ url: `${BASE}/leads/${id}`, headers: { cookie: owner } });
-    expect(lead.statusCode).toBe(200); // the lead service still knows it…
-    expect((await post(owner, url, { no_association: true })).statusCode).toBe(404); // …but not twice
+    expect(lead.statusCode).toBe(404);
+    expect((await post(owner, url, { no_association: true })).statusCode).toBe(404);
   });
 });
 
