@@ -15,6 +15,7 @@ import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
 import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
+import propertiesPlugin from './plugins/app/properties';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
@@ -37,6 +38,7 @@ import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
+import propertyRoutes from './routes/properties';
 import screenRoutes from './routes/screens';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
@@ -151,6 +153,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
   await app.register(contactVerificationPlugin, { now });
+  await app.register(propertiesPlugin, { now, config });
   await app.register(imagesPlugin, {
     config,
     now,
@@ -186,6 +189,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(contractRoutes);
   await app.register(placeRoutes);
   await app.register(publishRoutes);
+  await app.register(propertyRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });

@@ -47,6 +47,7 @@ const envJsonSchema = {
     MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
     MAP_TILE_ATTRIBUTION: { type: 'string', default: '' },
     SERVICEABILITY_FILE: { type: 'string', default: '' },
+    REFERRERS_FILE: { type: 'string', default: '' },
     LOCATION_CONFIRM_DISTANCE_M: { type: 'integer', default: 25000, minimum: 1 },
     OTA_MATCH_RADIUS_M: { type: 'integer', default: 500, minimum: 1 },
     IMAGES_MIN_TOTAL: { type: 'string', default: '', pattern: '^([0-9]{1,4})?$' },
@@ -136,6 +137,8 @@ export interface Config {
   mapTileAttribution: string;
   /** JSON file of the countries and cities served (SERVICEABILITY_FILE); empty uses bff/screens/data/serviceability.json. */
   serviceabilityFile: string | null;
+  /** JSON file of the valid referral codes (REFERRERS_FILE); empty uses bff/screens/data/referrers.json. */
+  referrersFile: string | null;
   /** A pin farther than this from the typed city needs the owner's confirmation, in metres (LOCATION_CONFIRM_DISTANCE_M, default 25000; SPEC §5). */
   locationConfirmDistanceM: number;
   /** A property with a similar name within this many metres of the pin is offered as 'Is this your property?' (OTA_MATCH_RADIUS_M, default 500). */
@@ -220,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mapTileUrl: raw.MAP_TILE_URL || null,
     mapTileAttribution: raw.MAP_TILE_ATTRIBUTION,
     serviceabilityFile: raw.SERVICEABILITY_FILE || null,
+    referrersFile: raw.REFERRERS_FILE || null,
     locationConfirmDistanceM: raw.LOCATION_CONFIRM_DISTANCE_M,
     otaMatchRadiusM: raw.OTA_MATCH_RADIUS_M,
     imagesMinTotal: raw.IMAGES_MIN_TOTAL === '' ? null : Number(raw.IMAGES_MIN_TOTAL),

@@ -248,6 +248,28 @@ export const errorDefinitions = {
     key: 'errors.lead_not_found',
     message: "We couldn't find this property",
   },
+  ONB_REFERRAL_INVALID: {
+    status: 422,
+    key: 'errors.referral_invalid',
+    message: 'This referral code is not valid. Please check it and try again.',
+    field: 'referral_code',
+  },
+  ONB_LISTING_NOT_INACTIVE: {
+    status: 409,
+    key: 'errors.listing_not_inactive',
+    message: 'Only an inactive listing can be reactivated or removed.',
+  },
+  ONB_RECONTRACT_REQUIRED: {
+    status: 409,
+    key: 'errors.recontract_required',
+    message: 'This listing has been inactive too long. Please sign a new contract to reactivate it.',
+  },
+  ONB_ASSOCIATION_NOT_CONFIRMED: {
+    status: 400,
+    key: 'errors.association_not_confirmed',
+    message: 'Please confirm that you are no longer associated with this property.',
+    field: 'no_association',
+  },
   ONB_SECTION_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_PHONE_NOT_REGISTERED: {
     status: 404,

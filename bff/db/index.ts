@@ -13,6 +13,7 @@ import * as m0006 from './migrations/0006-kyc-documents';
 import * as m0007 from './migrations/0007-image-room-category';
 import * as m0008 from './migrations/0008-contracts';
 import * as m0009 from './migrations/0009-publish';
+import * as m0010 from './migrations/0010-listings-referrals';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0007-image-room-category': m0007,
   '0008-contracts': m0008,
   '0009-publish': m0009,
+  '0010-listings-referrals': m0010,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

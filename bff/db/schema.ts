@@ -83,6 +83,16 @@ export interface LeadsTable {
   published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** UUID of the lead's one listing, set with published_at; unique. */
   listing_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a live listing was switched off (status INACTIVE), set by staff; null otherwise (SPEC §4). */
+  inactive_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When the owner removed the inactive listing (status REMOVED); null otherwise. */
+  removed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The verified referral code (bff/screens/data/referrers.json), upper case; null until one is saved. */
+  referral_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The referrer's name as verified with the code. */
+  referral_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the referral code was last saved. */
+  referral_updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */

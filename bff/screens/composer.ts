@@ -36,6 +36,8 @@ import type {
   TermsOfService,
   Locale,
   PropertyReview,
+  PropertyList,
+  PropertySummary,
   ScreenDefinition,
   ScreenPayload,
   UserDetails,
@@ -79,6 +81,10 @@ export interface ScreenContext {
   conflict?: { channel: 'email' | 'phone'; masked_destination: string; expires_at: string } | null;
   /** The lead's review (getPropertyReview: buckets, photos, readiness), on the review screen; else null or absent. */
   review?: PropertyReview | null;
+  /** The owner's properties by section (listProperties), on the dashboard; else null or absent. */
+  properties?: PropertyList | null;
+  /** The page's property (`params.property_unique_id`) as the dashboard shows it, on the referral screen. */
+  property?: PropertySummary | null;
 }
 
 /**

@@ -42,6 +42,8 @@ export const LEAD_STATUS_IN_PROGRESS = 'IN_PROGRESS' as const;
 export const LEAD_STATUS_COLD = 'COLD' as const;
 /** The owner said the lead duplicates their other property ('Is this your property?'); it behaves as gone. */
 export const LEAD_STATUS_DISCARDED = 'DISCARDED' as const;
+/** The owner removed an inactive listing after confirming no association (bff/services/properties.ts); it behaves as gone. */
+export const LEAD_STATUS_REMOVED = 'REMOVED' as const;
 
 /** Why a lead is cold (SPEC §4). */
 export type ColdLeadType = 'NOT_SERVICEABLE' | 'UNSUPPORTED_PROPERTY';
@@ -595,7 +597,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
       .selectAll()
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
-      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .executeTakeFirst();
 
   const newestFirst = (userId: string) =>
@@ -603,7 +605,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
       .selectFrom('leads')
       .selectAll()
       .where('user_id', '=', userId)
-      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc');
 
@@ -779,7 +781,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
               ...def.leadColumns?.(data),
             })
             .where('id', '=', lead.id)
-            .where('status', '!=', LEAD_STATUS_DISCARDED)
+            .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
             .execute();
         }
         throw finalError;

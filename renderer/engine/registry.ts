@@ -12,8 +12,10 @@ import { MapPin } from '../../widgets/map-pin';
 import { MultiChoice } from '../../widgets/multi-choice';
 import { PhotoGallery } from '../../widgets/photo-gallery';
 import { PlaceSearch } from '../../widgets/place-search';
+import { PropertyCard } from '../../widgets/property-card';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
+import { ReferralHeader } from '../../widgets/referral-header';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
 
@@ -39,6 +41,8 @@ export const widgetRegistry = {
   item_list: ItemList,
   map_pin: MapPin,
   place_search: PlaceSearch,
+  property_card: PropertyCard,
+  referral_header: ReferralHeader,
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),

@@ -28,6 +28,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'task/details', screenId: 'task_details', public: false, hideFooter: true },
   { path: 'review', screenId: 'review', public: false, hideFooter: true },
   { path: 'welcome', screenId: 'welcome', public: false, hideFooter: true },
+  { path: 'referral', screenId: 'referral', public: false, hideFooter: true },
 ];
 
 /** Public routes a signed-in user is sent away from, to the property middleware page (SPEC §2). */

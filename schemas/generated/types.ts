@@ -116,6 +116,13 @@ export type DevOutbox = OutboxEntry[];
  */
 export type NoPlace = null;
 /**
+ * No referral code was added to the property. Its own file so that `ReferralDetails | null` is two references (see place-none.schema.json: the response serializer cannot resolve an inline option's references to other files).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "NoReferral".
+ */
+export type NoReferral = null;
+/**
  * sign_up creates the owner account on first successful verification; login requires an existing owner account (SPEC §6).
  *
  * This interface was referenced by `RequestOtpBody`'s JSON-Schema
@@ -197,7 +204,9 @@ export type WidgetType =
   | 'photo_tips'
   | 'contact_verification'
   | 'document_uploader'
-  | 'photo_gallery';
+  | 'photo_gallery'
+  | 'property_card'
+  | 'referral_header';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -1168,9 +1177,9 @@ export interface Lead {
    */
   property_sub_type: string;
   /**
-   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property; LIVE once a hotel is published ('Property is live'); UNDER_REVIEW once a holiday home is published ('Under review': an expert reaches out, SPEC §1).
+   * Lead status (SPEC §4): IN_PROGRESS while the owner works the checklist; COLD when the provider cannot onboard it (see cold_lead_type); DISCARDED when the owner said it duplicates their other property; LIVE once a hotel is published ('Property is live'); UNDER_REVIEW once a holiday home is published ('Under review': an expert reaches out, SPEC §1); INACTIVE a live listing switched off (see the dashboard's listProperties); a removed listing no longer appears.
    */
-  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED' | 'LIVE' | 'UNDER_REVIEW';
+  status: 'IN_PROGRESS' | 'COLD' | 'DISCARDED' | 'LIVE' | 'UNDER_REVIEW' | 'INACTIVE';
   /**
    * ISO 8601.
    */
@@ -1351,6 +1360,93 @@ export interface Place {
   distance_m?: number;
 }
 /**
+ * Answer of listProperties (SPEC §3 lists): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyList".
+ */
+export interface PropertyList {
+  /**
+   * Leads being worked on (IN_PROGRESS, and COLD NOT_SERVICEABLE the owner may still correct).
+   */
+  in_progress: PropertySummary[];
+  /**
+   * Published listings: LIVE (hotels) and UNDER_REVIEW (holiday homes).
+   */
+  live: PropertySummary[];
+  /**
+   * Listings switched off (INACTIVE), with months_inactive.
+   */
+  inactive: PropertySummary[];
+}
+/**
+ * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertySummary".
+ */
+export interface PropertySummary {
+  /**
+   * The lead id copied by 'Copy Lead ID'.
+   */
+  lead_id: string;
+  property_unique_id: string;
+  title: string;
+  property_type: string;
+  /**
+   * The lead's status: IN_PROGRESS or COLD (in progress), LIVE or UNDER_REVIEW (live listings), INACTIVE.
+   */
+  status: string;
+  cold_lead_type: string | null;
+  /**
+   * The city of the confirmed address, else null.
+   */
+  city: string | null;
+  completion_percentage: number;
+  /**
+   * The lead tag (SPEC §4): IN_PROGRESS for a lead being worked on; REACTIVATE for an inactive listing; RECONTRACT for one inactive 12 months or more (it needs a new contract); null for a live listing or a cold lead.
+   */
+  tag: 'IN_PROGRESS' | 'REACTIVATE' | 'RECONTRACT' | null;
+  inactive_since: string | null;
+  /**
+   * Whole months since the listing was switched off (INACTIVE only), else null.
+   */
+  months_inactive: number | null;
+  /**
+   * The property's verified referral code, or null when none was added.
+   */
+  referral: ReferralDetails | NoReferral;
+}
+/**
+ * A verified referral code and who referred (SPEC §3 referralDetails). Codes come from bff/screens/data/referrers.json (REFERRERS_FILE).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReferralDetails".
+ */
+export interface ReferralDetails {
+  /**
+   * The code in upper case.
+   */
+  referral_code: string;
+  /**
+   * The referrer's name.
+   */
+  name: string;
+  /**
+   * Who the referrer is, when known.
+   */
+  kind: 'employee' | 'partner' | 'owner' | null;
+}
+/**
+ * Answer of saveReferralCode and reactivateProperty: the property as the dashboard now shows it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyResult".
+ */
+export interface PropertyResult {
+  property: PropertySummary;
+}
+/**
  * Answer of getPropertyReview (SPEC §2 property review / preview, §3 propertyReviewDetails, propertyReviewImages, coverUrl): the property as a guest would see it, one bucket per task, the photos (through the owner-only image URLs) and whether it can be published: every task but review completed and no rejected photo left.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1502,6 +1598,46 @@ export interface PublishResult {
       [k: string]: string;
     };
   };
+}
+/**
+ * Body of verifyReferralCode and saveReferralCode: the code the owner typed (trimmed and compared case-insensitively).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReferralCodeBody".
+ */
+export interface ReferralCodeBody {
+  referral_code: string;
+}
+/**
+ * Answer of verifyReferralCode: the referrer's details (never empty: an empty result answers 422 ONB_REFERRAL_INVALID).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReferralResult".
+ */
+export interface ReferralResult {
+  referral: ReferralDetails;
+}
+/**
+ * Answer of removeProperty: the listing that no longer appears anywhere.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RemovePropertyResult".
+ */
+export interface RemovePropertyResult {
+  property_unique_id: string;
+  status: 'REMOVED';
+}
+/**
+ * Body of removeProperty: the owner confirms they are no longer associated with the property (the confirmation dialog of 'Remove listing', SPEC §4).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RemovePropertyBody".
+ */
+export interface RemovePropertyBody {
+  /**
+   * Must be true; false answers 400 ONB_ASSOCIATION_NOT_CONFIRMED.
+   */
+  no_association: boolean;
 }
 /**
  * data of a successful request_otp answer.
@@ -2272,6 +2408,29 @@ export interface ImageRequirementsData {
       min_per_room_category?: number;
     }[]
   ];
+}
+/**
+ * The valid referral codes (SPEC §3 referralDetails, §5 'A referral verification returning empty details counts as an error'): bff/screens/data/referrers.json, or the file named by REFERRERS_FILE; checked when the server starts. Codes compare case-insensitively, surrounding spaces ignored. A code not listed, or listed with a blank name (a referrer whose details were withdrawn), does not verify.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Referrers".
+ */
+export interface Referrers {
+  $schema?: string;
+  referrers: {
+    /**
+     * The code the owner types (3–32 letters, digits or '-').
+     */
+    code: string;
+    /**
+     * Who referred: shown once verified.
+     */
+    name: string;
+    /**
+     * Who the referrer is: a staff member, a partner agency or another owner.
+     */
+    kind?: 'employee' | 'partner' | 'owner';
+  }[];
 }
 /**
  * Where the provider onboards properties and which kinds (SPEC §4 cold leads NOT_SERVICEABLE and UNSUPPORTED_PROPERTY). bff/screens/data/serviceability.json, or the file named by SERVICEABILITY_FILE; checked when the server starts.
@@ -3363,6 +3522,54 @@ export interface PopupContents {
   timer?: number;
 }
 /**
+ * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags): its name as a heading, a tag (In Progress, Reactivate, Recontract, Live…), a few lines of detail (city, completion, months inactive), up to two buttons, and the action menu (SPEC §9 'More', 'Add Referral', 'Copy Lead ID').
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PropertyCardContents".
+ */
+export interface PropertyCardContents {
+  title: string;
+  tag?: {
+    label: string;
+    /**
+     * Colour of the tag.
+     */
+    tone?: 'default' | 'info' | 'success' | 'warning' | 'error';
+  };
+  /**
+   * Lines under the title, in order (e.g. the city, '40% complete', 'Months inactive: 3').
+   *
+   * @maxItems 6
+   */
+  details?: string[];
+  primary?: LinkAction1;
+  secondary?: LinkAction2;
+  /**
+   * Accessible name of the menu button ('More'); required with menu.
+   */
+  menu_label?: string;
+  /**
+   * The action menu's items, each running its actions when chosen.
+   *
+   * @maxItems 8
+   */
+  menu?: LinkAction[];
+}
+/**
+ * The main button (contained).
+ */
+export interface LinkAction1 {
+  label: string;
+  actions: ActionList;
+}
+/**
+ * A second button (outlined).
+ */
+export interface LinkAction2 {
+  label: string;
+  actions: ActionList;
+}
+/**
  * Sends the user elsewhere as soon as the screen is drawn; the server decides where (e.g. the property middleware page).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -3376,6 +3583,37 @@ export interface RedirectContents {
   query?: {
     [k: string]: string;
   };
+}
+/**
+ * The head of a property's referral screen (SPEC §3 referralDetails, §2 referral and referral update): the property's name, and either the verified referral code with who referred, or a prompt to add one.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReferralHeaderContents".
+ */
+export interface ReferralHeaderContents {
+  /**
+   * Heading, e.g. 'Referral'.
+   */
+  title: string;
+  property_title: string;
+  /**
+   * Shown when there is no code yet (e.g. 'Were you referred? Add the code you were given.').
+   */
+  description?: string;
+  /**
+   * The verified referral of the property, or null/absent when none was added.
+   */
+  referral?: {
+    code: string;
+    /**
+     * e.g. 'Referred by Priya Sharma'.
+     */
+    referrer: string;
+  } | null;
+  /**
+   * Badge beside a verified code ('Verified').
+   */
+  verified_label?: string;
 }
 /**
  * A heading or a paragraph.

@@ -105,6 +105,13 @@ export default async function screenRoutes(
         lead && request.user && id === 'review'
           ? await app.publish.review(request.user.id, lead.property_unique_id, request.locale)
           : null;
+      // The dashboard draws the owner's properties by section; the referral screen one property's referral.
+      const properties =
+        request.user && id === 'dashboard' ? await app.properties.list(request.user.id) : null;
+      const property =
+        lead && request.user && id === 'referral'
+          ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfoFor(config, country),
         images,
@@ -112,6 +119,8 @@ export default async function screenRoutes(
         contract,
         conflict,
         review,
+        properties,
+        property,
         flags: config.featureFlags,
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,

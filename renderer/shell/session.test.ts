@@ -1,0 +1,78 @@
+import { createStore } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loggedInAtom, toastsAtom, userDetailsAtom } from '../state/atoms';
+import { STORAGE_KEYS } from '../state/storage-keys';
+import { SIGN_OUT_ENDPOINT } from './config';
+import { signOut } from './session';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+
+/** What a signed-in browser holds: the kept keys, user state, navigation state and a form draft. */
+function fillStorage() {
+  localStorage.setItem(STORAGE_KEYS.language, 'ar');
+  localStorage.setItem(STORAGE_KEYS.messages, '{"ar":{}}');
+  localStorage.setItem(STORAGE_KEYS.coachMarkSeen, 'true');
+  localStorage.setItem(STORAGE_KEYS.userDetails, '{"id":"u1"}');
+  localStorage.setItem(STORAGE_KEYS.isLoggedIn, 'true');
+  localStorage.setItem(STORAGE_KEYS.activeHotelId, 'PO7K3M9Q2XW4');
+  localStorage.setItem(STORAGE_KEYS.pendingRedirect, '/propertyOnboard/task');
+  localStorage.setItem('draft:PO7K3M9Q2XW4:basic_info', '{}');
+}
+
+const storedKeys = () => Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)!).sort();
+
+describe('sign out (SPEC §4)', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('ends the session on the server, then clears storage except language, messages and the coach-mark flag', async () => {
+    fillStorage();
+    const store = createStore();
+    store.set(userDetailsAtom, {
+      id: 'u1',
+      phone: '+919876543210',
+      country_code: 'IN',
+      email: null,
+      team: null,
+      language: 'ar',
+      devise_role: 'Owner_Portal_User',
+    });
+    store.set(loggedInAtom, true);
+    fetchMock.mockResolvedValue(json(200, { success: true, data: {} }));
+    const goToSignUp = vi.fn();
+
+    expect(await signOut(store, goToSignUp)).toBe(true);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toContain(SIGN_OUT_ENDPOINT);
+    expect(init?.method).toBe('POST');
+    expect(storedKeys()).toEqual(
+      [STORAGE_KEYS.coachMarkSeen, STORAGE_KEYS.language, STORAGE_KEYS.messages].sort(),
+    );
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('ar');
+    expect(store.get(userDetailsAtom)).toBeNull();
+    expect(store.get(loggedInAtom)).toBe(false);
+    expect(goToSignUp).toHaveBeenCalledOnce();
+  });
+
+  it('keeps everything and shows an error toast when the server refuses', async () => {
+    fillStorage();
+    const store = createStore();
+    fetchMock.mockResolvedValue(json(500, { success: false, error: { code: 'ONB_INTERNAL', message: 'x' } }));
+    const goToSignUp = vi.fn();
+
+    expect(await signOut(store, goToSignUp)).toBe(false);
+    expect(storedKeys()).toHaveLength(8);
+    expect(store.get(toastsAtom).map((t) => t.status)).toEqual(['error']);
+    expect(goToSignUp).not.toHaveBeenCalled();
+  });
+});

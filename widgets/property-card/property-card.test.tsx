@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PropertyCardContents } from '../../schemas/generated/types';
+import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
+import { createHarnessRecord, harness } from '../test-harness';
+import { PropertyCard } from './property-card';
+
+describe('property_card fixtures', () => {
+  it.each(goodFixtures('property_card').map((f) => [f.name, f.envelope] as const))(
+    'good/%s validates',
+    (_n, env) => {
+      expect(checkContents('property_card', env.contents).errors).toEqual([]);
+    },
+  );
+  it.each(errorFixtures('property_card').map((f) => [f.name, f.envelope] as const))(
+    'errors/%s is rejected',
+    (_n, env) => {
+      expect(checkContents('property_card', env.contents).valid).toBe(false);
+    },
+  );
+});
+
+describe('PropertyCard', () => {
+  it('shows the name as a heading, the tag and details, and runs the primary action', async () => {
+    const record = createHarnessRecord();
+    const contents = fixtureContents<PropertyCardContents>('property_card', 'in-progress');
+    render(harness({ component: PropertyCard, contents, record }));
+    const card = screen.getByRole('article', { name: 'Sea View Residency' });
+    expect(within(card).getByRole('heading', { name: 'Sea View Residency' })).toBeInTheDocument();
+    expect(within(card).getByText('In Progress')).toBeInTheDocument();
+    expect(within(card).getByText('40% complete')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue listing' }));
+    expect(record.actions).toEqual([contents.primary!.actions]);
+  });
+
+  it("opens the 'More' menu and runs the chosen item's actions (Copy Lead ID)", async () => {
+    const record = createHarnessRecord();
+    const contents = fixtureContents<PropertyCardContents>('property_card', 'in-progress');
+    render(harness({ component: PropertyCard, contents, record }));
+    expect(screen.queryByRole('menu')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'More' }));
+    const menu = screen.getByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((m) => m.textContent),
+    ).toEqual(['Add Referral', 'Copy Lead ID']);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Copy Lead ID' }));
+    expect(record.actions).toEqual([
+      [{ type: 'copy_text', text: '5b0e4a52-3f7e-4b8e-8d1e-6f1c2a9b7c30', toast_text: 'Lead ID copied' }],
+    ]);
+  });
+
+  it('draws two buttons for an inactive listing and no menu without one', async () => {
+    const record = createHarnessRecord();
+    const contents = fixtureContents<PropertyCardContents>('property_card', 'inactive');
+    render(harness({ component: PropertyCard, contents, record }));
+    expect(screen.queryByRole('button', { name: 'More' })).toBeNull();
+    expect(screen.getByText('Months inactive: 3')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Remove listing' }));
+    expect(record.actions).toEqual([[{ type: 'open_popup', popup_id: 'remove_0' }]]);
+  });
+
+  it('draws a card with only a title', () => {
+    render(
+      harness({
+        component: PropertyCard,
+        contents: fixtureContents<PropertyCardContents>('property_card', 'minimal'),
+      }),
+    );
+    expect(screen.getByRole('heading', { name: 'Palm Grove' })).toBeInTheDocument();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+});

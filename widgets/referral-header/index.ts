@@ -1,0 +1,1 @@
+export { ReferralHeader } from './referral-header';
