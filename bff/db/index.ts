@@ -11,6 +11,7 @@ import * as m0004 from './migrations/0004-images';
 import * as m0005 from './migrations/0005-contact-verification';
 import * as m0006 from './migrations/0006-kyc-documents';
 import * as m0007 from './migrations/0007-image-room-category';
+import * as m0011 from './migrations/0011-support-chat';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0005-contact-verification': m0005,
   '0006-kyc-documents': m0006,
   '0007-image-room-category': m0007,
+  '0011-support-chat': m0011,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */
@@ -41,6 +43,8 @@ export interface DatabaseHandle {
   kind: DatabaseTarget['kind'];
   /** The PostgreSQL schema every query uses, when one was given. */
   schema?: string;
+  /** The PostgreSQL URL (kind postgres): the support chat opens its own LISTEN connection with it. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -83,6 +87,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: 'postgres',
+    url: target.url,
     ...(target.schema ? { schema: target.schema } : {}),
     close: () => db.destroy(),
   };
