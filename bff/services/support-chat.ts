@@ -29,7 +29,11 @@ export interface SupportChatService {
    * time with `created: false`. Throws ONB_SUPPORT_MESSAGE_EMPTY (blank body) and ONB_SUPPORT_RATE_LIMITED
    * (more than `messagesPerMinute` owner messages in the last 60 s; `retryAfterS` set).
    */
-  send(userId: string, body: string, clientMessageId?: string): Promise<{ message: SupportMessage; created: boolean }>;
+  send(
+    userId: string,
+    body: string,
+    clientMessageId?: string,
+  ): Promise<{ message: SupportMessage; created: boolean }>;
   /**
    * A page of the owner's messages, oldest first (see api/support-messages-query.schema.json); an owner
    * who never wrote has an empty page.
@@ -40,7 +44,11 @@ export interface SupportChatService {
   /** The id of the owner's newest message, 0 when there is none. */
   latestId(userId: string): Promise<number>;
   /** Staff: conversations, the most recently active first. */
-  conversations(query: { limit?: number; offset?: number; awaitingReply?: boolean }): Promise<SupportConversationList>;
+  conversations(query: {
+    limit?: number;
+    offset?: number;
+    awaitingReply?: boolean;
+  }): Promise<SupportConversationList>;
   /** Staff: a page of one conversation. Throws ONB_SUPPORT_CONVERSATION_NOT_FOUND. */
   conversationMessages(
     conversationId: string,
@@ -98,7 +106,12 @@ export function createSupportChatService(db: Kysely<Database>, opts: SupportChat
   async function ensureConversation(userId: string): Promise<string> {
     await db
       .insertInto('support_conversations')
-      .values({ id: randomUUID(), user_id: userId, created_at: new Date(now()), last_message_at: new Date(now()) })
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        created_at: new Date(now()),
+        last_message_at: new Date(now()),
+      })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
     const id = await conversationOf(userId);

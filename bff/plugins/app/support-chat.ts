@@ -2,11 +2,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import type { DatabaseTarget } from '../../db';
 import { createSupportChatService, type SupportChatService } from '../../services/support-chat';
-import {
-  createInProcessBus,
-  createPostgresBus,
-  type SupportEventBus,
-} from '../../services/support-events';
+import { createInProcessBus, createPostgresBus, type SupportEventBus } from '../../services/support-events';
 
 declare module 'fastify' {
   interface FastifyInstance {

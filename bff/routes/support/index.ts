@@ -98,7 +98,10 @@ export default async function supportRoutes(app: FastifyInstance, { config }: { 
         description: `The body is trimmed (blank: 400 ONB_SUPPORT_MESSAGE_EMPTY), at most 2000 characters (longer: 400 'Invalid Input'). At most SUPPORT_MESSAGES_PER_MINUTE (default 10) messages per owner per rolling minute: 429 ONB_SUPPORT_RATE_LIMITED with Retry-After. 201: stored and pushed to the owner's open streams; 200: the message stored earlier under this client_message_id. 404 when the chat is switched off (OYO_360_CHAT_ENABLED).`,
         body: ref('api/send-support-message.schema.json'),
         response: {
-          200: ok(ref('api/support-message-result.schema.json'), 'Stored earlier under this client_message_id'),
+          200: ok(
+            ref('api/support-message-result.schema.json'),
+            'Stored earlier under this client_message_id',
+          ),
           201: ok(ref('api/support-message-result.schema.json'), 'Stored'),
           ...errorResponses,
         },
@@ -164,7 +167,8 @@ export default async function supportRoutes(app: FastifyInstance, { config }: { 
       const user = userOf(request);
       const sessionId = sessionIdFromCookies(request.cookies);
       const header = request.headers['last-event-id'];
-      const fromHeader = typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header) : null;
+      const fromHeader =
+        typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header) : null;
       let lastId = fromHeader ?? request.query.after_id ?? (await app.supportChat.latestId(user.id));
 
       reply.hijack();
@@ -319,11 +323,14 @@ export default async function supportRoutes(app: FastifyInstance, { config }: { 
         operationId: 'replySupportMessage',
         summary: "Staff: reply in a conversation; pushed live to the owner's open streams",
         description:
-          "Same body rules as sendSupportMessage, without the rate limit. 201 stored; 200 stored earlier under this client_message_id; 404 ONB_SUPPORT_CONVERSATION_NOT_FOUND.",
+          'Same body rules as sendSupportMessage, without the rate limit. 201 stored; 200 stored earlier under this client_message_id; 404 ONB_SUPPORT_CONVERSATION_NOT_FOUND.',
         params: ref('api/support-conversation-params.schema.json'),
         body: ref('api/send-support-message.schema.json'),
         response: {
-          200: ok(ref('api/support-message-result.schema.json'), 'Stored earlier under this client_message_id'),
+          200: ok(
+            ref('api/support-message-result.schema.json'),
+            'Stored earlier under this client_message_id',
+          ),
           201: ok(ref('api/support-message-result.schema.json'), 'Stored'),
           ...errorResponses,
         },

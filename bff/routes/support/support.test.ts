@@ -32,7 +32,12 @@ beforeAll(async () => {
 });
 
 function send(cookie: string, payload: unknown) {
-  return app.inject({ method: 'POST', url: `${BASE}/messages`, headers: { cookie }, payload: payload as object });
+  return app.inject({
+    method: 'POST',
+    url: `${BASE}/messages`,
+    headers: { cookie },
+    payload: payload as object,
+  });
 }
 
 async function list(cookie: string, query = ''): Promise<SupportMessageList> {
@@ -63,7 +68,10 @@ interface Stream {
   events: { id?: string; event: string; data: string }[];
   comments: number;
   closed: Promise<void>;
-  next(test: (e: { id?: string; event: string; data: string }) => boolean, timeoutMs?: number): Promise<{
+  next(
+    test: (e: { id?: string; event: string; data: string }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{
     id?: string;
     event: string;
     data: string;
@@ -78,7 +86,11 @@ async function openStream(
   const { port } = (opts.on ?? app).server.address() as { port: number };
   const controller = new AbortController();
   const res = await fetch(`http://127.0.0.1:${port}${BASE}/messages/stream${opts.query ?? ''}`, {
-    headers: { cookie, accept: 'text/event-stream', ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}) },
+    headers: {
+      cookie,
+      accept: 'text/event-stream',
+      ...(opts.lastEventId ? { 'last-event-id': opts.lastEventId } : {}),
+    },
     signal: controller.signal,
   });
   expect(res.status).toBe(200);
@@ -93,7 +105,8 @@ async function openStream(
         const poll = () => {
           const hit = stream.events.find(test);
           if (hit) return resolve(hit);
-          if (Date.now() - started > timeoutMs) return reject(new Error(`no such event in ${JSON.stringify(stream.events)}`));
+          if (Date.now() - started > timeoutMs)
+            return reject(new Error(`no such event in ${JSON.stringify(stream.events)}`));
           setTimeout(poll, 10);
         };
         poll();
@@ -118,8 +131,13 @@ async function openStream(
           for (const line of block.split('\n')) {
             if (line.startsWith(':')) stream.comments++;
             else if (line.startsWith('id: ')) e.id = line.slice(4);
-            else if (line.startsWith('event: ')) ((e.event = line.slice(7)), (isEvent = true));
-            else if (line.startsWith('data: ')) ((e.data = line.slice(6)), (isEvent = true));
+            else if (line.startsWith('event: ')) {
+              e.event = line.slice(7);
+              isEvent = true;
+            } else if (line.startsWith('data: ')) {
+              e.data = line.slice(6);
+              isEvent = true;
+            }
           }
           if (isEvent) stream.events.push(e);
         }
@@ -155,7 +173,9 @@ describe('owner routes', () => {
     expect(message).toMatchObject({ author: 'owner', body: 'Hello, I need help with photos' });
     const again = await send(owner, { body: 'Hello, I need help with photos', client_message_id: id });
     expect(again.statusCode).toBe(200);
-    expect(again.json<{ data: { message: SupportMessage } }>().data.message.message_id).toBe(message.message_id);
+    expect(again.json<{ data: { message: SupportMessage } }>().data.message.message_id).toBe(
+      message.message_id,
+    );
     const page = await list(owner);
     expect(page.messages.filter((m) => m.body === 'Hello, I need help with photos')).toHaveLength(1);
   });
@@ -217,7 +237,12 @@ describe('owner routes', () => {
   it('answers 404 when the chat is switched off', async () => {
     const off = await buildTestApp({ config: { oyo360ChatEnabled: false } });
     const cookie = await signInNewOwner(off);
-    const res = await off.inject({ method: 'POST', url: `${BASE}/messages`, headers: { cookie }, payload: { body: 'x' } });
+    const res = await off.inject({
+      method: 'POST',
+      url: `${BASE}/messages`,
+      headers: { cookie },
+      payload: { body: 'x' },
+    });
     expect(res.statusCode).toBe(404);
     expect((await off.inject({ url: `${BASE}/messages`, headers: { cookie } })).statusCode).toBe(404);
   });
@@ -273,7 +298,10 @@ describe('staff routes', () => {
     ]);
     expect((await reply(conv.conversation_id, 'We are on it')).statusCode).toBe(201);
     const after = await conversationOf((c) => c.conversation_id === conv.conversation_id);
-    expect(after).toMatchObject({ awaiting_reply: false, last_message: { author: 'staff', body: 'We are on it' } });
+    expect(after).toMatchObject({
+      awaiting_reply: false,
+      last_message: { author: 'staff', body: 'We are on it' },
+    });
     expect((await reply(randomUUID(), 'nobody')).statusCode).toBe(404);
     expect((await reply(conv.conversation_id, '  ')).statusCode).toBe(400);
   });
