@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { assertConfigUsable, type Config } from './config';
-import type { DatabaseHandle } from './db';
+import { targetFromConfig, type DatabaseHandle } from './db';
 import contactVerificationPlugin from './plugins/app/contact-verification';
 import dbPlugin from './plugins/app/db';
 import errorsPlugin from './plugins/app/errors';
@@ -19,6 +19,7 @@ import propertiesPlugin from './plugins/app/properties';
 import schemasPlugin from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
+import supportChatPlugin from './plugins/app/support-chat';
 import translationsPlugin from './plugins/app/translations';
 import transportPlugin from './plugins/app/transport';
 import cookiePlugin from './plugins/external/cookie';
@@ -40,6 +41,7 @@ import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
 import screenRoutes from './routes/screens';
+import supportRoutes from './routes/support';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
 import type { ImageStorage } from './services/image-storage';
@@ -171,6 +173,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...(opts.imageStorage ? { storage: opts.imageStorage } : {}),
   });
   await app.register(publishPlugin, { now });
+  await app.register(supportChatPlugin, {
+    config,
+    now,
+    database: opts.db ? { kind: opts.db.kind, url: opts.db.url } : targetFromConfig(config),
+  });
   await app.register(swaggerPlugin);
 
   const screens =
@@ -190,6 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(placeRoutes);
   await app.register(publishRoutes);
   await app.register(propertyRoutes);
+  await app.register(supportRoutes, { config });
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });

@@ -52,6 +52,9 @@ const envJsonSchema = {
     OTA_MATCH_RADIUS_M: { type: 'integer', default: 500, minimum: 1 },
     IMAGES_MIN_TOTAL: { type: 'string', default: '', pattern: '^([0-9]{1,4})?$' },
     IMAGES_DELETE_WINDOW_MS: { type: 'integer', default: 24 * 3600 * 1000, minimum: 0 },
+    SUPPORT_STAFF_TOKEN: { type: 'string', default: '' },
+    SUPPORT_MESSAGES_PER_MINUTE: { type: 'integer', default: 10, minimum: 1 },
+    SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
   },
 } as const;
 
@@ -153,6 +156,18 @@ export interface Config {
    * 24 h); rejected photos always (SPEC §5 'deletion only for recently uploaded images').
    */
   imagesDeleteWindowMs: number;
+  /**
+   * Bearer token of the support staff API (SUPPORT_STAFF_TOKEN; listSupportConversations,
+   * replySupportMessage); null turns the staff API off (404). Compared in constant time.
+   */
+  supportStaffToken: string | null;
+  /** Support chat messages an owner may send per rolling minute (SUPPORT_MESSAGES_PER_MINUTE, default 10). */
+  supportMessagesPerMinute: number;
+  /**
+   * A support chat stream sends a heartbeat comment this often and checks its session then; an ended
+   * session closes the stream (SUPPORT_STREAM_HEARTBEAT_MS, default 15000).
+   */
+  supportStreamHeartbeatMs: number;
 }
 
 type RawEnv = {
@@ -228,6 +243,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     otaMatchRadiusM: raw.OTA_MATCH_RADIUS_M,
     imagesMinTotal: raw.IMAGES_MIN_TOTAL === '' ? null : Number(raw.IMAGES_MIN_TOTAL),
     imagesDeleteWindowMs: raw.IMAGES_DELETE_WINDOW_MS,
+    supportStaffToken: raw.SUPPORT_STAFF_TOKEN.trim() || null,
+    supportMessagesPerMinute: raw.SUPPORT_MESSAGES_PER_MINUTE,
+    supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
   };
 }
 

@@ -233,6 +233,27 @@ export const errorDefinitions = {
     status: 422,
     key: 'errors.publish_not_ready',
     message: 'Please complete every task and delete rejected photos before publishing',
+  ONB_SUPPORT_MESSAGE_EMPTY: {
+    status: 400,
+    key: 'errors.support_message_empty',
+    message: 'Please write a message',
+    field: 'body',
+  },
+  ONB_SUPPORT_RATE_LIMITED: {
+    status: 429,
+    key: 'errors.support_rate_limited',
+    message: 'You are sending messages too quickly. Please wait {{seconds}} seconds.',
+    field: 'body',
+  },
+  ONB_SUPPORT_CONVERSATION_NOT_FOUND: {
+    status: 404,
+    key: 'errors.support_conversation_not_found',
+    message: "We couldn't find this conversation",
+  },
+  ONB_STAFF_UNAUTHORIZED: {
+    status: 401,
+    key: 'errors.staff_unauthorized',
+    message: 'A valid support staff token is required',
   },
   ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
   ONB_FORBIDDEN_ORIGIN: {

@@ -14,6 +14,7 @@ import * as m0007 from './migrations/0007-image-room-category';
 import * as m0008 from './migrations/0008-contracts';
 import * as m0009 from './migrations/0009-publish';
 import * as m0010 from './migrations/0010-listings-referrals';
+import * as m0011 from './migrations/0011-support-chat';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0008-contracts': m0008,
   '0009-publish': m0009,
   '0010-listings-referrals': m0010,
+  '0011-support-chat': m0011,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */
@@ -47,6 +49,8 @@ export interface DatabaseHandle {
   kind: DatabaseTarget['kind'];
   /** The PostgreSQL schema every query uses, when one was given. */
   schema?: string;
+  /** The PostgreSQL URL (kind postgres): the support chat opens its own LISTEN connection with it. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: 'postgres',
+    url: target.url,
     ...(target.schema ? { schema: target.schema } : {}),
     close: () => db.destroy(),
   };

@@ -236,6 +236,34 @@ export interface ProfileSwitchesTable {
 }
 
 /** The typed database for Kysely. */
+/** A `timestamptz` with a default of now(): may be left out on insert. */
+type TimestampWithDefault = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** Table `support_conversations`: one support chat per owner (issue 6 item 7). */
+export interface SupportConversationsTable {
+  /** UUID. */
+  id: string;
+  /** The owner: `users.id`, unique. */
+  user_id: string;
+  created_at: TimestampWithDefault;
+  /** Time of the latest message; staff list conversations by it. */
+  last_message_at: TimestampWithDefault;
+}
+
+/** Table `support_messages`: a message of a support chat. */
+export interface SupportMessagesTable {
+  /** Increasing integer (identity); the server-sent event id of the owner's stream. */
+  id: Generated<number>;
+  conversation_id: string;
+  /** owner | staff. */
+  author: 'owner' | 'staff';
+  /** The text, 1–2000 characters after trimming. */
+  body: string;
+  /** The sender's UUID for the message, unique per conversation (a retried send is not stored twice). */
+  client_message_id: string | null;
+  created_at: TimestampWithDefault;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +275,8 @@ export interface Database {
   lead_contracts: LeadContractsTable;
   contact_verifications: ContactVerificationsTable;
   profile_switches: ProfileSwitchesTable;
+  support_conversations: SupportConversationsTable;
+  support_messages: SupportMessagesTable;
 }
 
 /** A `users` row as read. */
@@ -269,3 +299,5 @@ export type LeadContractRow = Selectable<LeadContractsTable>;
 export type ContactVerificationRow = Selectable<ContactVerificationsTable>;
 /** A `profile_switches` row as read. */
 export type ProfileSwitchRow = Selectable<ProfileSwitchesTable>;
+/** A `support_messages` row as read. */
+export type SupportMessageRow = Selectable<SupportMessagesTable>;

@@ -38,6 +38,7 @@ import { LazyScreen } from './lazy-screen';
 import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takePendingRedirect } from './pending-redirect';
 import { signOut } from './session';
+import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 
 /** The current screen's payload asked to hide the footer (set through ShellHost.setFooterHidden). */
@@ -129,6 +130,7 @@ function ShellLayout(): ReactElement {
   return (
     <ShellHostContext.Provider value={host}>
       <Outlet />
+      <SupportChatLauncher />
       <ToastHost />
       <BlockingLoader />
     </ShellHostContext.Provider>

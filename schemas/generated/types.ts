@@ -2018,6 +2018,16 @@ export interface SendContactOtpBody {
   country?: CountryIsoCode5;
 }
 /**
+ * Body of sendSupportMessage (owner) and replySupportMessage (staff). body: 1–2000 characters, trimmed by the server (blank → 400 ONB_SUPPORT_MESSAGE_EMPTY). client_message_id: a UUID chosen by the sender; sending again with the same one answers the message stored the first time (200) instead of storing a second.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SendSupportMessageBody".
+ */
+export interface SendSupportMessageBody {
+  body: string;
+  client_message_id?: string;
+}
+/**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2053,6 +2063,119 @@ export interface UserDetails {
   country_code: CountryIsoCode;
   language: Locale;
   devise_role: DeviseRole;
+}
+/**
+ * data of listSupportConversations: conversations, the most recently active first; has_more when another page exists (ask again with offset + limit).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportConversationList".
+ */
+export interface SupportConversationList {
+  conversations: SupportConversation[];
+  has_more: boolean;
+}
+/**
+ * A support chat as staff see it: whose it is, when it last moved, its latest message, and whether the owner is waiting for an answer (the latest message is the owner's).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportConversation".
+ */
+export interface SupportConversation {
+  conversation_id: string;
+  /**
+   * The owner's user id.
+   */
+  user_id: string;
+  /**
+   * The owner's number, E.164.
+   */
+  phone: string;
+  created_at: string;
+  last_message_at: string;
+  last_message: SupportMessage | null;
+  awaiting_reply: boolean;
+}
+/**
+ * A message of a support chat (issue 6 item 7): written by the owner or by support staff. message_id increases with every message stored and is the server-sent event id of streamSupportMessages.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportMessage".
+ */
+export interface SupportMessage {
+  /**
+   * Increasing id; the SSE event id.
+   */
+  message_id: number;
+  /**
+   * Who wrote it.
+   */
+  author: 'owner' | 'staff';
+  /**
+   * The text (trimmed).
+   */
+  body: string;
+  /**
+   * When the server stored it.
+   */
+  created_at: string;
+}
+/**
+ * Path parameters of the staff routes of one conversation. An unknown id answers 404 ONB_SUPPORT_CONVERSATION_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportConversationParams".
+ */
+export interface SupportConversationParams {
+  conversation_id: string;
+}
+/**
+ * Query of listSupportConversations: limit (default 30, 1–100), offset (default 0), awaiting_reply=true for only the conversations whose latest message is the owner's.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportConversationsQuery".
+ */
+export interface SupportConversationsQuery {
+  limit?: number;
+  offset?: number;
+  awaiting_reply?: boolean;
+}
+/**
+ * data of listSupportMessages and listSupportConversationMessages: one page of messages, oldest first; has_more when older messages exist (ask again with before_id = the first message_id).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportMessageList".
+ */
+export interface SupportMessageList {
+  messages: SupportMessage[];
+  has_more: boolean;
+}
+/**
+ * data of sendSupportMessage and replySupportMessage: the stored message.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportMessageResult".
+ */
+export interface SupportMessageResult {
+  message: SupportMessage;
+}
+/**
+ * Query of listSupportMessages and listSupportConversationMessages: a page of at most `limit` messages (default 30, 1–100). Without before_id: the newest page; with before_id: the page of messages older than that id (scrolling back). Messages come oldest first.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportMessagesQuery".
+ */
+export interface SupportMessagesQuery {
+  before_id?: number;
+  limit?: number;
+}
+/**
+ * Query of streamSupportMessages: after_id, the newest message_id the client already has (the stream first sends every later message). The Last-Event-ID header of a reconnecting EventSource wins over it. Neither: only messages stored after the stream opened.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SupportStreamQuery".
+ */
+export interface SupportStreamQuery {
+  after_id?: number;
 }
 /**
  * data of a successful switchProfile answer: the account now signed in; the new session cookies are set on the same answer and the old session has ended.

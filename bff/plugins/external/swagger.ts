@@ -24,12 +24,20 @@ export default fp(
           { name: 'images', description: 'Photos of a property (SPEC §3, §5)' },
           { name: 'publish', description: 'Review and publish of a property (SPEC §2, §3, §4)' },
           { name: 'contact', description: 'Contact verification by code; switch profile (SPEC §4, §6)' },
+          {
+            name: 'support',
+            description:
+              'Support chat (issue 6 item 7): owner routes with a session; staff routes with a bearer token',
+          },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },
         ],
         components: {
-          securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'onboard_sid' } },
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'onboard_sid' },
+            staffToken: { type: 'http', scheme: 'bearer', description: 'SUPPORT_STAFF_TOKEN' },
+          },
         },
       },
       refResolver: {

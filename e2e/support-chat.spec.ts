@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { startServer, type BenchServer } from '../bench/server';
+import { signUp } from './helpers';
+
+/**
+ * The support chat needs OYO_360_CHAT_ENABLED and a staff token, which the other end-to-end tests run
+ * without (its floating button would sit over their screens): this file starts its own BFF with both, on
+ * E2E_PORT + 50.
+ */
+const port = Number(process.env.E2E_PORT ?? 3210) + 50;
+const STAFF_TOKEN = 'e2e-support-staff-token-7f3a9c';
+const STAFF = '/hms_ms/api/v1/onboard/support/staff/conversations';
+
+test.use({ baseURL: `http://127.0.0.1:${port}` });
+test.describe.configure({ mode: 'serial' });
+
+let server: BenchServer;
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  server = await startServer(port, {
+    NODE_ENV: 'test',
+    RATE_LIMIT_MAX: '0',
+    OTP_RESEND_COOLDOWN_MS: '1000',
+    OYO_360_CHAT_ENABLED: 'true',
+    SUPPORT_STAFF_TOKEN: STAFF_TOKEN,
+  });
+});
+test.afterAll(async () => server?.stop());
+
+test('an owner writes to support from any screen and a staff reply appears without reload', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const phone = await signUp(page, request);
+
+  // The button is there on the add-property screen; the dialog opens with the empty conversation.
+  await page.getByRole('button', { name: 'Chat with support' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Support' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText('Write to us here. Our support team replies in this chat.')).toBeVisible();
+
+  await dialog.getByRole('textbox', { name: 'Message' }).fill('How many photos do I need?');
+  await dialog.getByRole('button', { name: 'Send message' }).click();
+  const log = dialog.getByRole('log', { name: 'Messages with support' });
+  await expect(log.getByText('How many photos do I need?')).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+
+  // Staff find the conversation through their API and reply.
+  const auth = { authorization: `Bearer ${STAFF_TOKEN}` };
+  const listed = await request.get(`${STAFF}?awaiting_reply=true`, { headers: auth });
+  expect(listed.status()).toBe(200);
+  const { data } = (await listed.json()) as {
+    data: { conversations: { conversation_id: string; phone: string }[] };
+  };
+  const conversation = data.conversations.find((c) => c.phone === phone.e164);
+  expect(conversation).toBeDefined();
+  const url = page.url();
+  const replied = await request.post(`${STAFF}/${conversation!.conversation_id}/messages`, {
+    headers: auth,
+    data: { body: 'At least six good photos. We are happy to help!' },
+  });
+  expect(replied.status()).toBe(201);
+
+  // The reply arrives in the open panel, with no reload or navigation.
+  await expect(log.getByText('At least six good photos. We are happy to help!')).toBeVisible();
+  expect(page.url()).toBe(url);
+
+  // Closed and opened again (as on another screen), the conversation is still there.
+  await dialog.getByRole('button', { name: 'Close chat' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Chat with support' }).click();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Support' })
+      .getByText('At least six good photos. We are happy to help!'),
+  ).toBeVisible();
+});
+
+test('signed out, there is no support button', async ({ page }) => {
+  await page.goto('/propertyOnboard/sign_up');
+  await expect(page.getByLabel('Mobile number')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Chat with support' })).toHaveCount(0);
+});
