@@ -5,9 +5,10 @@ import type { CommercialTerms } from '../../schemas/generated/types';
 const require = createRequire(import.meta.url);
 
 /**
- * The fonts of contracts: DejaVu Sans from the `dejavu-fonts-ttf` npm package (Latin, Greek, Cyrillic,
- * Arabic, Hebrew, Thai, Devanagari partly …), never a system font, so a property named in another script
- * renders the same on every server. Not covered: Chinese and Japanese ideographs.
+ * The fonts of contracts: DejaVu Sans from the `dejavu-fonts-ttf` npm package, never a system font, so a
+ * property named in another script renders the same on every server. It covers Latin (with Vietnamese),
+ * Greek, Cyrillic, Arabic (shaped and laid out right to left by pdfkit's fontkit) and Hebrew; it has no
+ * glyphs for Devanagari, Thai, Chinese or Japanese, which print as empty boxes.
  */
 export const CONTRACT_FONTS = {
   regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),

@@ -196,6 +196,7 @@ describe('contract', () => {
 
     const text = await pdfText(file.rawPayload);
     expect(text).toContain('Hôtel Ρόδος');
+    expect(text).toContain('دار');
     expect(text).toContain('Asha Verma');
     expect(text).toContain('ABCPV1234D');
     expect(text).toContain('12 Marine Drive');
