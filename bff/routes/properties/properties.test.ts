@@ -278,7 +278,7 @@ describe('the dashboard screen (SPEC §2 propertyDashboardScreen)', () => {
     const widgets = await screenWidgets(owner, 'dashboard');
     expect(widgets.find((w) => w.widget_type === 'empty_state')).toBeUndefined();
     const texts = widgets.filter((w) => w.widget_type === 'text').map((w) => w.contents.text);
-    expect(texts).toEqual(expect.arrayContaining(['In progress', 'Live listings', 'Inactive properties']));
+    expect(texts).toEqual(expect.arrayContaining(['Not live yet', 'Live listings', 'Inactive properties']));
     const card = (title: string) => {
       const found = widgets.find((w) => w.widget_type === 'property_card' && w.contents.title === title);
       expect(found, title).toBeDefined();
