@@ -248,6 +248,26 @@ describe('owner routes', () => {
   });
 });
 
+describe('support-center labels', () => {
+  it('are served under the feature key support-center, in the language asked', async () => {
+    const owner = await signInNewOwner(app);
+    const get = (lang: string) =>
+      app.inject({
+        url: '/hms_ms/api/v1/feature-metadata?features=support-center',
+        headers: { cookie: owner, httpxoyolang: lang },
+      });
+    const en = (await get('en-GB')).json<{
+      data: { feature_labels: Record<string, Record<string, string>> };
+    }>();
+    expect(en.data.feature_labels['support-center']).toMatchObject({
+      title: 'Support',
+      send: 'Send message',
+    });
+    const ar = (await get('ar')).json<{ data: { feature_labels: Record<string, Record<string, string>> } }>();
+    expect(ar.data.feature_labels['support-center']!.title).toBe('الدعم');
+  });
+});
+
 describe('staff routes', () => {
   it('compares the bearer token', () => {
     expect(staffTokenMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
