@@ -32,6 +32,9 @@ export function globalInfoFor(config: Config, country: string | undefined | null
 /** The translation feature key (SPEC §9) and the area its labels come from. */
 export const featureAreas = { property_onboarding: 'screens' } as const;
 
+/** The support chat's feature key (SPEC §9 'support chat key support-center'): its labels are shell.support-center. */
+export const SUPPORT_CHAT_FEATURE = 'support-center';
+
 /** Screen names used by the app (SPEC §2) → screen ids of bff/screens. */
 export const screenNames: Record<string, string> = {
   propertyOnboardTaskDetailsScreen: 'task_details',
@@ -82,6 +85,9 @@ export default async function globalRoutes(app: FastifyInstance, opts: { config:
       for (const f of splitFeatures(request.query.features)) {
         if (Object.hasOwn(featureAreas, f)) {
           feature_labels[f] = flattenMessages(messages[featureAreas[f as keyof typeof featureAreas]]);
+        } else if (f === SUPPORT_CHAT_FEATURE) {
+          const tree = messages.shell[SUPPORT_CHAT_FEATURE];
+          if (tree && typeof tree === 'object') feature_labels[f] = flattenMessages(tree);
         }
       }
       return { success: true, data: { feature_labels } };

@@ -248,6 +248,45 @@ describe('owner routes', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the chat routes with their operationIds and the staff bearer scheme', async () => {
+    const doc = (await app.inject('/hms_ms/api/openapi.json')).json<{
+      paths: Record<string, Record<string, { operationId: string; security?: unknown[] }>>;
+      components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+    }>();
+    const ops = Object.fromEntries(
+      Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => [o.operationId, o])),
+    );
+    for (const id of ['sendSupportMessage', 'listSupportMessages', 'streamSupportMessages']) {
+      expect(ops[id]?.security).toEqual([{ session: [] }]);
+    }
+    for (const id of ['listSupportConversations', 'listSupportConversationMessages', 'replySupportMessage']) {
+      expect(ops[id]?.security).toEqual([{ staffToken: [] }]);
+    }
+    expect(doc.components.securitySchemes.staffToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
+
+describe('support-center labels', () => {
+  it('are served under the feature key support-center, in the language asked', async () => {
+    const owner = await signInNewOwner(app);
+    const get = (lang: string) =>
+      app.inject({
+        url: '/hms_ms/api/v1/feature-metadata?features=support-center',
+        headers: { cookie: owner, httpxoyolang: lang },
+      });
+    const en = (await get('en-GB')).json<{
+      data: { feature_labels: Record<string, Record<string, string>> };
+    }>();
+    expect(en.data.feature_labels['support-center']).toMatchObject({
+      title: 'Support',
+      send: 'Send message',
+    });
+    const ar = (await get('ar')).json<{ data: { feature_labels: Record<string, Record<string, string>> } }>();
+    expect(ar.data.feature_labels['support-center']!.title).toBe('الدعم');
+  });
+});
+
 describe('staff routes', () => {
   it('compares the bearer token', () => {
     expect(staffTokenMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
