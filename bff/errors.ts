@@ -233,6 +233,7 @@ export const errorDefinitions = {
     status: 422,
     key: 'errors.publish_not_ready',
     message: 'Please complete every task and delete rejected photos before publishing',
+  },
   ONB_SUPPORT_MESSAGE_EMPTY: {
     status: 400,
     key: 'errors.support_message_empty',

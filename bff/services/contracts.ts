@@ -9,6 +9,7 @@ import type {
   TermsOfServiceInfo,
 } from '../../schemas/generated/types';
 import type { Database, LeadContractRow } from '../db/schema';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
 import { onboardError } from '../errors';
 import commercialTermsFile from '../screens/data/commercial-terms.json' with { type: 'json' };
 import { renderContractPdf, type ContractContent } from './contract-pdf';
@@ -145,7 +146,7 @@ export function createContractService(
       .select(['id', 'property_unique_id', 'title', 'property_type', 'property_sub_type', 'country'])
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
-      .where('status', '!=', 'DISCARDED')
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .executeTakeFirst();
     if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
     return lead;

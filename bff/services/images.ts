@@ -19,7 +19,7 @@ import { onboardError } from '../errors';
 import defaultRequirements from '../screens/data/image-requirements.json' with { type: 'json' };
 import type { ScreenImages } from '../screens/composer';
 import type { ImageStorage } from './image-storage';
-import { LEAD_STATUS_DISCARDED } from './leads';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
 
 /** Largest photo accepted, in bytes (SPEC §5, §9: 10485760 bytes, 10 MB). */
 export const MAX_IMAGE_BYTES = 10_485_760;
@@ -395,7 +395,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       .select(['id', 'property_unique_id', 'image_upload_disabled'])
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
-      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .executeTakeFirst();
     if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
     return lead;

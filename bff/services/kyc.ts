@@ -3,6 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely, Transaction } from 'kysely';
 import type { IdType, KycDetails, KycDocument, LeadSection, Locale } from '../../schemas/generated/types';
 import type { Database, LeadKycDocumentRow } from '../db/schema';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
 import { onboardError, type OnboardError } from '../errors';
 import { documentVerdict, readIdDocument, ID_TYPES } from './id-documents';
 import type { ImageStorage } from './image-storage';
@@ -156,7 +157,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       .select(['id', 'user_id', 'property_unique_id', 'country'])
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
-      .where('status', '!=', 'DISCARDED')
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .executeTakeFirst();
     if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
     return lead;

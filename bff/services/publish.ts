@@ -14,7 +14,13 @@ import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { BRANDS, type BrandRules } from './brands';
 import type { ImageService } from './images';
-import { CHECKLIST_TASKS, LEAD_STATUS_DISCARDED, LEAD_STATUS_IN_PROGRESS, type ChecklistTask } from './leads';
+import {
+  CHECKLIST_TASKS,
+  LEAD_STATUS_DISCARDED,
+  LEAD_STATUS_IN_PROGRESS,
+  LEAD_STATUS_REMOVED,
+  type ChecklistTask,
+} from './leads';
 
 /** A published hotel (SPEC §1 'Property is live'). */
 export const LEAD_STATUS_LIVE = 'LIVE' as const;
@@ -90,7 +96,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       .selectAll()
       .where('property_unique_id', '=', propertyUniqueId)
       .where('user_id', '=', userId)
-      .where('status', '!=', LEAD_STATUS_DISCARDED)
+      .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
       .executeTakeFirst();
 
   const resultOf = (lead: LeadRow, alreadyPublished: boolean): PublishResult => {
