@@ -10,12 +10,9 @@ import { ItemList } from '../../widgets/item-list';
 import { LanguageChooser } from '../../widgets/language-chooser';
 import { MapPin } from '../../widgets/map-pin';
 import { MultiChoice } from '../../widgets/multi-choice';
-import { PhotoGallery } from '../../widgets/photo-gallery';
 import { PlaceSearch } from '../../widgets/place-search';
-import { PropertyCard } from '../../widgets/property-card';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
-import { ReferralHeader } from '../../widgets/referral-header';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
 
@@ -32,7 +29,6 @@ export const widgetRegistry = {
   confirmation: Confirmation,
   popup: Popup,
   empty_state: EmptyState,
-  photo_gallery: PhotoGallery,
   language_chooser: LanguageChooser,
   redirect: Redirect,
   checklist: Checklist,
@@ -41,8 +37,6 @@ export const widgetRegistry = {
   item_list: ItemList,
   map_pin: MapPin,
   place_search: PlaceSearch,
-  property_card: PropertyCard,
-  referral_header: ReferralHeader,
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
@@ -53,4 +47,8 @@ export const widgetRegistry = {
   document_uploader: lazyWidget(() =>
     import('../../widgets/document-uploader').then((m) => m.DocumentUploader),
   ),
+  // Only the review screen draws the gallery, the dashboard the property cards, the referral screen its header.
+  photo_gallery: lazyWidget(() => import('../../widgets/photo-gallery').then((m) => m.PhotoGallery)),
+  property_card: lazyWidget(() => import('../../widgets/property-card').then((m) => m.PropertyCard)),
+  referral_header: lazyWidget(() => import('../../widgets/referral-header').then((m) => m.ReferralHeader)),
 } satisfies Record<WidgetType, WidgetComponent>;

@@ -7,5 +7,11 @@ export declare const widget_contact_verification: GeneratedValidator;
 export declare const widget_document_uploader: GeneratedValidator;
 /** Validates against widgets/image_uploader.schema.json. */
 export declare const widget_image_uploader: GeneratedValidator;
+/** Validates against widgets/photo_gallery.schema.json. */
+export declare const widget_photo_gallery: GeneratedValidator;
 /** Validates against widgets/photo_tips.schema.json. */
 export declare const widget_photo_tips: GeneratedValidator;
+/** Validates against widgets/property_card.schema.json. */
+export declare const widget_property_card: GeneratedValidator;
+/** Validates against widgets/referral_header.schema.json. */
+export declare const widget_referral_header: GeneratedValidator;

@@ -28,18 +28,12 @@ export declare const widget_language_chooser: GeneratedValidator;
 export declare const widget_map_pin: GeneratedValidator;
 /** Validates against widgets/multi_choice.schema.json. */
 export declare const widget_multi_choice: GeneratedValidator;
-/** Validates against widgets/photo_gallery.schema.json. */
-export declare const widget_photo_gallery: GeneratedValidator;
 /** Validates against widgets/place_search.schema.json. */
 export declare const widget_place_search: GeneratedValidator;
 /** Validates against widgets/popup.schema.json. */
 export declare const widget_popup: GeneratedValidator;
-/** Validates against widgets/property_card.schema.json. */
-export declare const widget_property_card: GeneratedValidator;
 /** Validates against widgets/redirect.schema.json. */
 export declare const widget_redirect: GeneratedValidator;
-/** Validates against widgets/referral_header.schema.json. */
-export declare const widget_referral_header: GeneratedValidator;
 /** Validates against widgets/text.schema.json. */
 export declare const widget_text: GeneratedValidator;
 /** Widget types whose validators are in validators-lazy.js (their schema says `"x-lazy": true`). */
