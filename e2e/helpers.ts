@@ -82,17 +82,72 @@ export async function choose(page: Page, group: string, name: string) {
 }
 
 /**
- * Adds a boutique hotel named `name` from the add-property page and waits for the next step, the property
- * location; returns its property_unique_id.
+ * Adds a property named `name` of `type` and `subType` (as the owner reads them) from the add-property page
+ * and waits for the next step, the property location; returns its property_unique_id.
  */
-export async function addHotel(page: Page, name: string): Promise<string> {
+export async function addProperty(page: Page, name: string, type: string, subType: string): Promise<string> {
   await page.getByLabel('Property name').fill(name);
-  await choose(page, 'Property type', 'Hotel');
-  await choose(page, 'Property sub type', 'Boutique hotel');
+  await choose(page, 'Property type', type);
+  await choose(page, 'Property sub type', subType);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(
     /\/propertyOnboard\/task\/details\?task=address&property_unique_id=PO[0-9A-Z]{10}$/,
   );
   await expect(page.getByRole('heading', { name: 'Property location' })).toBeVisible();
   return new URL(page.url()).searchParams.get('property_unique_id')!;
+}
+
+/**
+ * Adds a boutique hotel named `name` from the add-property page and waits for the next step, the property
+ * location; returns its property_unique_id.
+ */
+export async function addHotel(page: Page, name: string): Promise<string> {
+  return addProperty(page, name, 'Hotel', 'Boutique hotel');
+}
+
+/** The owner's phone reports this position: central Gurgaon (SPEC §9 default map area). */
+export const GURGAON = { latitude: 28.4601, longitude: 77.02635 };
+
+/** On the location step: the owner is at the property; the phone's position places the pin and fills the city. */
+export async function pinFromPhone(page: Page) {
+  await choose(page, 'Are you at the property now?', 'I am at the property');
+  await expect(page.getByText('28.460100, 77.026350')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'City' })).toHaveValue('Gurgaon');
+}
+
+/** Real camera photographs from Debian's mate-backgrounds (installed by .ci/ensure-test-photos.sh). */
+export const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
+/** The path of the photograph `name` (relative to {@link PHOTOS}). */
+export const photo = (name: string) => `${PHOTOS}/${name}`;
+
+/** The photo uploader of one category, found by its title as the owner reads it. */
+export const photoSection = (page: Page, title: string) =>
+  page.getByRole('region', { name: title, exact: true });
+
+/** Picks `files` in the photo category's uploader and waits until each is accepted (30 s per batch). */
+export async function uploadPhotos(page: Page, title: string, files: string[]) {
+  const region = photoSection(page, title);
+  await region.getByLabel('Add photos').setInputFiles(files);
+  await expect(region.getByText('Accepted', { exact: true })).toHaveCount(files.length, { timeout: 30_000 });
+}
+
+/** A fresh e-mail address for one test run (the outbox lists codes by address). */
+export const newEmail = (who: string) =>
+  `${who}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** The KYC verification widget of the e-mail or the phone, as a screen reader names it. */
+export const verification = (page: Page, channel: 'e-mail address' | 'phone number') =>
+  page.getByRole('group', { name: `Verification of your ${channel}` });
+
+/** On the KYC screen: types `email`, asks for a code and enters the 4-digit code read from the development outbox. */
+export async function verifyEmail(page: Page, request: APIRequestContext, email: string) {
+  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
+  const group = verification(page, 'e-mail address');
+  await group.getByRole('button', { name: 'Verify (e-mail address)' }).click();
+  await expect(
+    group.getByRole('paragraph').filter({ hasText: `We sent a 4-digit code to ${email}` }),
+  ).toBeVisible();
+  const code = await readCode(request, email, undefined, 4);
+  // The code field submits on its own once the fourth digit is in.
+  await group.getByLabel('Verification code').fill(code);
 }

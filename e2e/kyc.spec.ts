@@ -1,26 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { renderIdCard } from '../bff/test-support/id-cards';
-import { addHotel, choose, readCode, signUp } from './helpers';
-
-/** A fresh e-mail address for one test run (the outbox lists codes by address). */
-const newEmail = (who: string) => `${who}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
-
-/** The verification widget of the e-mail or the phone, as a screen reader names it. */
-const verification = (page: Page, channel: 'e-mail address' | 'phone number') =>
-  page.getByRole('group', { name: `Verification of your ${channel}` });
-
-/** Types `email`, asks for a code and enters the 4-digit code read from the development outbox. */
-async function verifyEmail(page: Page, request: APIRequestContext, email: string) {
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  const group = verification(page, 'e-mail address');
-  await group.getByRole('button', { name: 'Verify (e-mail address)' }).click();
-  await expect(
-    group.getByRole('paragraph').filter({ hasText: `We sent a 4-digit code to ${email}` }),
-  ).toBeVisible();
-  const code = await readCode(request, email, undefined, 4);
-  // The code field submits on its own once the fourth digit is in.
-  await group.getByLabel('Verification code').fill(code);
-}
+import { addHotel, choose, newEmail, signUp, verification, verifyEmail } from './helpers';
 
 /** Opens the KYC screen of a new hotel of a new owner; returns the hotel's property_unique_id. */
 async function openKyc(page: Page, request: APIRequestContext, name: string): Promise<string> {

@@ -1,20 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
-import { addHotel, choose, signUp } from './helpers';
-
-/** The owner's phone reports this position: central Gurgaon (SPEC §9 default map area). */
-const GURGAON = { latitude: 28.4601, longitude: 77.02635 };
+import { expect, test } from '@playwright/test';
+import { addHotel, choose, GURGAON, pinFromPhone, signUp } from './helpers';
 
 test.use({ geolocation: GURGAON, permissions: ['geolocation'] });
 
 /** A property name no other test uses, so 'Is this your property?' only meets what a test made. */
 const uniqueName = (base: string) => `${base} ${Math.random().toString(36).slice(2, 7)}`;
-
-/** On the location step: the owner is at the property; the phone's position places the pin and fills the city. */
-async function pinFromPhone(page: Page) {
-  await choose(page, 'Are you at the property now?', 'I am at the property');
-  await expect(page.getByText('28.460100, 77.026350')).toBeVisible();
-  await expect(page.getByRole('textbox', { name: 'City' })).toHaveValue('Gurgaon');
-}
 
 test('at the property: the phone places the pin, the address fills in, survives a reload and completes the task', async ({
   page,

@@ -1,23 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { addHotel, signUp } from './helpers';
-
-/** Real camera photographs from Debian's mate-backgrounds (installed by .ci/ensure-test-photos.sh). */
-const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
-const photo = (name: string) => join(PHOTOS, name);
-
-/** The uploader of one category, found by its title as the owner reads it. */
-const section = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
-
-/** Picks `files` in the category's uploader and waits until each is accepted. */
-async function upload(page: Page, title: string, files: string[]) {
-  const region = section(page, title);
-  await region.getByLabel('Add photos').setInputFiles(files);
-  await expect(region.getByText('Accepted', { exact: true })).toHaveCount(files.length, { timeout: 30_000 });
-}
+import { addHotel, photo, photoSection as section, signUp, uploadPhotos as upload } from './helpers';
 
 test('an owner uploads real photos with visible progress; a duplicate and a portrait are refused; the task completes', async ({
   page,
