@@ -1,14 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  LeadParams,
-  SendContactOtpBody,
-  UserDetails,
-  VerifyContactOtpBody,
-} from '../../../schemas/generated/types';
+import type { LeadParams, SendContactOtpBody, VerifyContactOtpBody } from '../../../schemas/generated/types';
 import { onboardError } from '../../errors';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { toUserDetails } from '../../services/users';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc/contact';
 
@@ -33,12 +29,6 @@ const perUser = (name: keyof typeof LIMITS) => ({
     keyGenerator: (request: FastifyRequest) => `${name}:${request.user?.id ?? request.ip}`,
   },
 });
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /** `sessions.id` of the request's session (the gate has checked that it is live). */
 function sessionIdOf(request: FastifyRequest): string {

@@ -1,21 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type {
   AcceptContractBody,
   ContractParams,
   GenerateContractBody,
   LeadParams,
-  UserDetails,
 } from '../../../schemas/generated/types';
-import { onboardError } from '../../errors';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/contract';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * The terms-of-service task (SPEC §2 'terms of service v2', §3 termsOfServiceInfo and finalContractInfo,

@@ -1,18 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ImageFileQuery, ImageParams, LeadParams, UserDetails } from '../../../schemas/generated/types';
-import { onboardError } from '../../errors';
+import type { FastifyInstance } from 'fastify';
+import type { ImageFileQuery, ImageParams, LeadParams } from '../../../schemas/generated/types';
 import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * Photos of a property (SPEC §2 images screen, §3 image, §5 photo rules, §8 image errors). Every route

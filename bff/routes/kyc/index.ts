@@ -1,26 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type {
   KycDocumentFileQuery,
   KycDocumentParams,
   LeadParams,
   SaveLeadSectionBody,
-  UserDetails,
 } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
-import { onboardError } from '../../errors';
 import multipartPlugin from '../../plugins/external/multipart';
 import { MAX_IMAGE_BYTES } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * The KYC task (SPEC §2 KYC, §3 KYC and kycDetails, §5 text recognition): details, the identity

@@ -1,22 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type {
   CreateLeadBody,
   LeadParams,
   LeadSectionParams,
   SaveLeadSectionBody,
-  UserDetails,
 } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * Leads and their checklist (SPEC §3 property / lead, §4 checklist; the shared context "lead contract").

@@ -1,20 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type {
-  LeadParams,
-  ReferralCodeBody,
-  RemovePropertyBody,
-  UserDetails,
-} from '../../../schemas/generated/types';
-import { onboardError } from '../../errors';
+import type { FastifyInstance } from 'fastify';
+import type { LeadParams, ReferralCodeBody, RemovePropertyBody } from '../../../schemas/generated/types';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * The dashboard (SPEC §2 propertyDashboardScreen, §3 lists, §4 property statuses): the owner's properties

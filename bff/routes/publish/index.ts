@@ -1,15 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { LeadParams, UserDetails } from '../../../schemas/generated/types';
-import { onboardError } from '../../errors';
+import type { FastifyInstance } from 'fastify';
+import type { LeadParams } from '../../../schemas/generated/types';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id';
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 /**
  * Review and publish (SPEC §2 property review / preview 'Go Live!', §3 propertyReviewDetails,

@@ -7,24 +7,18 @@ import type {
   SupportMessage,
   SupportMessagesQuery,
   SupportStreamQuery,
-  UserDetails,
 } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
+import { userOf } from '../signed-in';
 
 const BASE = '/hms_ms/api/v1/onboard/support';
 const STAFF = `${BASE}/staff/conversations`;
 
 /** The browser reconnects this many ms after a dropped stream (the `retry:` field). */
 export const STREAM_RETRY_MS = 3000;
-
-/** The signed-in user; the session gate has already answered 401 without one. */
-function userOf(request: FastifyRequest): UserDetails {
-  if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-  return request.user;
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
