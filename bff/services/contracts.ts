@@ -9,7 +9,7 @@ import type {
   TermsOfServiceInfo,
 } from '../../schemas/generated/types';
 import type { Database, LeadContractRow } from '../db/schema';
-import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
 import { onboardError } from '../errors';
 import commercialTermsFile from '../screens/data/commercial-terms.json' with { type: 'json' };
 import { renderContractPdf, type ContractContent } from './contract-pdf';
@@ -112,8 +112,7 @@ export interface ContractServiceOptions {
 }
 
 /** The API path of a lead's contract. */
-export const contractPath = (propertyUniqueId: string) =>
-  `/hms_ms/api/v1/onboard/leads/${encodeURIComponent(propertyUniqueId)}/contract`;
+export const contractPath = (propertyUniqueId: string) => leadApiPath(propertyUniqueId, 'contract');
 
 const storageKey = (row: Pick<LeadContractRow, 'lead_id' | 'id'>) => `contracts/${row.lead_id}/${row.id}.pdf`;
 

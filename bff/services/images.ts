@@ -19,7 +19,7 @@ import { onboardError } from '../errors';
 import defaultRequirements from '../screens/data/image-requirements.json' with { type: 'json' };
 import type { ScreenImages } from '../screens/composer';
 import type { ImageStorage } from './image-storage';
-import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
 
 /** Largest photo accepted, in bytes (SPEC §5, §9: 10485760 bytes, 10 MB). */
 export const MAX_IMAGE_BYTES = 10_485_760;
@@ -264,8 +264,7 @@ export interface ImageServiceOptions {
 }
 
 /** The API path of a lead's images. */
-export const imagesPath = (propertyUniqueId: string) =>
-  `/hms_ms/api/v1/onboard/leads/${encodeURIComponent(propertyUniqueId)}/images`;
+export const imagesPath = (propertyUniqueId: string) => leadApiPath(propertyUniqueId, 'images');
 
 /** Storage key of a stored file of an image: server ids only. */
 const storageKey = (row: Pick<LeadImageRow, 'lead_id' | 'id'>, variant: ImageVariant) =>

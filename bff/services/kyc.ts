@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely, Transaction } from 'kysely';
 import type { IdType, KycDetails, KycDocument, LeadSection, Locale } from '../../schemas/generated/types';
 import type { Database, LeadKycDocumentRow } from '../db/schema';
-import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED } from './leads';
+import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
 import { onboardError, type OnboardError } from '../errors';
 import { documentVerdict, readIdDocument, ID_TYPES } from './id-documents';
 import type { ImageStorage } from './image-storage';
@@ -19,7 +19,11 @@ import {
 import type { TextRecogniser } from './ocr';
 import { normalisePhone } from './otp';
 
-/** A document photo needs at least this many px on each side after the EXIF orientation (any orientation). */
+/**
+ * A document photo needs at least this many px on each side after the EXIF orientation (any orientation).
+ * SPEC §5 sets no minimum for documents: this is the product's choice, so that text recognition has enough
+ * pixels per character (the browser checks the same through the screen's `limits`).
+ */
 export const KYC_DOCUMENT_MIN_SIDE_PX = 600;
 
 /** Statuses of a document (schemas/api/kyc-document.schema.json). */
@@ -131,8 +135,7 @@ export interface KycServiceOptions {
 }
 
 /** The API path of a lead's KYC. */
-export const kycPath = (propertyUniqueId: string) =>
-  `/hms_ms/api/v1/onboard/leads/${encodeURIComponent(propertyUniqueId)}/kyc`;
+export const kycPath = (propertyUniqueId: string) => leadApiPath(propertyUniqueId, 'kyc');
 
 const storageKey = (row: Pick<LeadKycDocumentRow, 'lead_id' | 'id'>, variant: ImageVariant) =>
   `kyc/${row.lead_id}/${row.id}-${variant}.jpg`;

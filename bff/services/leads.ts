@@ -291,6 +291,10 @@ function definitionOf(section: string): SectionDefinition | undefined {
     : undefined;
 }
 
+/** The API path of one area of a lead's routes, e.g. `leadApiPath('PO…', 'images')` → `/hms_ms/api/v1/onboard/leads/PO…/images`. */
+export const leadApiPath = (propertyUniqueId: string, area: string) =>
+  `/hms_ms/api/v1/onboard/leads/${encodeURIComponent(propertyUniqueId)}/${area}`;
+
 /** Upper-case base32 without the ambiguous I, L, O and U (Crockford's alphabet): 32 characters. */
 export const PROPERTY_ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
