@@ -109,6 +109,7 @@ describe('loadConfig', () => {
       algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       maxTokenLifetimeS: 300,
       clockToleranceS: 30,
+      jwksTimeoutMs: 5000,
       signOutUrl: null,
     });
     expect(() => loadConfig({ SSO_JWKS_URL: base.SSO_JWKS_URL })).toThrow(/SSO_ISSUER/);

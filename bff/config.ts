@@ -62,6 +62,7 @@ const envJsonSchema = {
     SSO_MAX_TOKEN_LIFETIME_S: { type: 'integer', default: 300, minimum: 1, maximum: 3600 },
     SSO_CLOCK_TOLERANCE_S: { type: 'integer', default: 30, minimum: 0, maximum: 300 },
     SSO_SIGN_OUT_URL: { type: 'string', default: '' },
+    SSO_JWKS_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 100, maximum: 60000 },
   },
 } as const;
 
@@ -211,6 +212,8 @@ export interface SsoConfig {
   maxTokenLifetimeS: number;
   /** Clock skew allowed on `exp`, `iat` and `nbf` (SSO_CLOCK_TOLERANCE_S, default 30 s). */
   clockToleranceS: number;
+  /** A fetch of the key set taking longer than this many ms fails with 503 (SSO_JWKS_TIMEOUT_MS, default 5000). */
+  jwksTimeoutMs: number;
   /**
    * Where the browser goes after signing out of an sso session (SSO_SIGN_OUT_URL: an absolute http(s) URL of
    * the main app — https in production — or a path of this site); null → the sign-up page as for any session.
@@ -227,6 +230,7 @@ function ssoFromRaw(raw: {
   SSO_MAX_TOKEN_LIFETIME_S: number;
   SSO_CLOCK_TOLERANCE_S: number;
   SSO_SIGN_OUT_URL: string;
+  SSO_JWKS_TIMEOUT_MS: number;
 }): SsoConfig | null {
   const jwksUrl = raw.SSO_JWKS_URL.trim();
   const issuer = raw.SSO_ISSUER.trim();
@@ -255,6 +259,7 @@ function ssoFromRaw(raw: {
     algorithms,
     maxTokenLifetimeS: raw.SSO_MAX_TOKEN_LIFETIME_S,
     clockToleranceS: raw.SSO_CLOCK_TOLERANCE_S,
+    jwksTimeoutMs: raw.SSO_JWKS_TIMEOUT_MS,
     signOutUrl,
   };
 }

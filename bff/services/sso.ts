@@ -127,7 +127,7 @@ export function createSsoService(opts: SsoServiceOptions): SsoService {
   const keys =
     opts.keys ??
     createRemoteJWKSet(new URL(settings.jwksUrl), {
-      timeoutDuration: 5000,
+      timeoutDuration: settings.jwksTimeoutMs,
       cooldownDuration: 30_000,
       cacheMaxAge: 10 * 60_000,
     });

@@ -37,6 +37,8 @@ function ssoSettings(overrides: Partial<SsoConfig> = {}): SsoConfig {
     algorithms: ['RS256', 'ES256'],
     maxTokenLifetimeS: 300,
     clockToleranceS: 5,
+    // The key server runs in this process beside PGlite, which can hold the event loop for seconds.
+    jwksTimeoutMs: 30_000,
     signOutUrl: 'https://main-app.test/home',
     ...overrides,
   };
@@ -279,7 +281,9 @@ describe('POST /hms_ms/api/v1/users/sso/sign_in/info', () => {
 
   it('answers 503 without a session when the main app keys cannot be fetched', async () => {
     const offline = await buildTestApp({
-      config: { sso: ssoSettings({ jwksUrl: 'http://127.0.0.1:9/.well-known/jwks.json' }) },
+      config: {
+        sso: ssoSettings({ jwksUrl: 'http://127.0.0.1:9/.well-known/jwks.json', jwksTimeoutMs: 1000 }),
+      },
     });
     const res = await exchange(await sign(claims()), offline);
     expect(res.statusCode).toBe(503);
