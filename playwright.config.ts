@@ -56,6 +56,11 @@ export default defineConfig({
       RATE_LIMIT_MAX: '0',
       // End-to-end tests sign up many numbers from one address quickly.
       OTP_RESEND_COOLDOWN_MS: '1000',
+      // The main app of e2e/sso.spec.ts: it serves its keys and home page on this loopback port.
+      SSO_JWKS_URL: 'http://127.0.0.1:47305/.well-known/jwks.json',
+      SSO_ISSUER: 'https://main-app.e2e.test',
+      SSO_AUDIENCE: 'property-onboarding',
+      SSO_SIGN_OUT_URL: 'http://127.0.0.1:47305/main-app',
     },
   },
 });

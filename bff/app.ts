@@ -41,6 +41,7 @@ import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
 import screenRoutes from './routes/screens';
+import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
 import translationRoutes from './routes/translations';
 import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
@@ -188,6 +189,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(metaRoutes);
   await app.register(globalRoutes, { config });
   await app.register(authRoutes, { config });
+  await app.register(ssoRoutes, { config, now });
   await app.register(translationRoutes);
   await app.register(leadRoutes, { config });
   await app.register(imageRoutes);

@@ -94,4 +94,46 @@ describe('loadConfig', () => {
     expect(() => assertConfigUsable(loadConfig({ SMTP_URL: 'smtps://mail.example' }))).toThrow(/MAIL_FROM/);
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow();
   });
+
+  it('reads the SSO settings: off by default, all three or none, asymmetric algorithms only', () => {
+    expect(loadConfig({}).sso).toBeNull();
+    const base = {
+      SSO_JWKS_URL: 'https://main.example/.well-known/jwks.json',
+      SSO_ISSUER: 'https://main.example',
+      SSO_AUDIENCE: 'property-onboarding',
+    };
+    expect(loadConfig(base).sso).toEqual({
+      jwksUrl: 'https://main.example/.well-known/jwks.json',
+      issuer: 'https://main.example',
+      audience: 'property-onboarding',
+      algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      maxTokenLifetimeS: 300,
+      clockToleranceS: 30,
+      jwksTimeoutMs: 5000,
+      signOutUrl: null,
+    });
+    expect(() => loadConfig({ SSO_JWKS_URL: base.SSO_JWKS_URL })).toThrow(/SSO_ISSUER/);
+    expect(() => loadConfig({ ...base, SSO_ALGORITHMS: 'RS256,none' })).toThrow(/refused: none/);
+    expect(() => loadConfig({ ...base, SSO_ALGORITHMS: 'HS256' })).toThrow(/refused: HS256/);
+    expect(() => loadConfig({ ...base, SSO_JWKS_URL: 'file:///etc/keys' })).toThrow();
+    expect(() => loadConfig({ ...base, SSO_SIGN_OUT_URL: 'javascript:alert(1)' })).toThrow(
+      /SSO_SIGN_OUT_URL/,
+    );
+    expect(() => loadConfig({ ...base, SSO_SIGN_OUT_URL: '//evil.example' })).toThrow(/SSO_SIGN_OUT_URL/);
+    expect(loadConfig({ ...base, SSO_SIGN_OUT_URL: '/propertyOnboard/sign_up' }).sso?.signOutUrl).toBe(
+      '/propertyOnboard/sign_up',
+    );
+    const prod = {
+      NODE_ENV: 'production',
+      MESSAGE_TRANSPORT: 'webhook',
+      MESSAGE_WEBHOOK_URL: 'https://sms.example',
+    };
+    expect(() => assertConfigUsable(loadConfig({ ...prod, ...base }))).not.toThrow();
+    expect(() =>
+      assertConfigUsable(loadConfig({ ...prod, ...base, SSO_JWKS_URL: 'http://main.example/jwks.json' })),
+    ).toThrow(/https in production/);
+    expect(() =>
+      assertConfigUsable(loadConfig({ ...prod, ...base, SSO_SIGN_OUT_URL: 'http://main.example/home' })),
+    ).toThrow(/https in production/);
+  });
 });

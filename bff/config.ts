@@ -55,6 +55,14 @@ const envJsonSchema = {
     SUPPORT_STAFF_TOKEN: { type: 'string', default: '' },
     SUPPORT_MESSAGES_PER_MINUTE: { type: 'integer', default: 10, minimum: 1 },
     SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
+    SSO_JWKS_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    SSO_ISSUER: { type: 'string', default: '' },
+    SSO_AUDIENCE: { type: 'string', default: '' },
+    SSO_ALGORITHMS: { type: 'string', default: 'RS256,PS256,ES256,EdDSA' },
+    SSO_MAX_TOKEN_LIFETIME_S: { type: 'integer', default: 300, minimum: 1, maximum: 3600 },
+    SSO_CLOCK_TOLERANCE_S: { type: 'integer', default: 30, minimum: 0, maximum: 300 },
+    SSO_SIGN_OUT_URL: { type: 'string', default: '' },
+    SSO_JWKS_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 100, maximum: 60000 },
   },
 } as const;
 
@@ -168,6 +176,92 @@ export interface Config {
    * session closes the stream (SUPPORT_STREAM_HEARTBEAT_MS, default 15000).
    */
   supportStreamHeartbeatMs: number;
+  /**
+   * The hand-off from the provider's main app (SPEC §2 /route/redirect/propertyOnboard, §4, §7
+   * sso/sign_in/info); null when SSO_JWKS_URL, SSO_ISSUER and SSO_AUDIENCE are not all set (the route then
+   * answers 404).
+   */
+  sso: SsoConfig | null;
+}
+
+/** Asymmetric JWS algorithms a main-app token may be signed with; `none` and HMAC (HS*) are never allowed. */
+export const SSO_ALLOWED_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
+
+/** Settings of the hand-off from the main app (issue 11 item 4). Durations in seconds. */
+export interface SsoConfig {
+  /** URL of the main app's JSON Web Key Set (SSO_JWKS_URL; https in production). */
+  jwksUrl: string;
+  /** Expected `iss` of a token (SSO_ISSUER). */
+  issuer: string;
+  /** Expected `aud` of a token (SSO_AUDIENCE). */
+  audience: string;
+  /** Accepted `alg` values (SSO_ALGORITHMS, comma list, default RS256,PS256,ES256,EdDSA; a subset of {@link SSO_ALLOWED_ALGORITHMS}). */
+  algorithms: string[];
+  /** A token whose `exp − iat` is longer than this is refused (SSO_MAX_TOKEN_LIFETIME_S, default 300 s). */
+  maxTokenLifetimeS: number;
+  /** Clock skew allowed on `exp`, `iat` and `nbf` (SSO_CLOCK_TOLERANCE_S, default 30 s). */
+  clockToleranceS: number;
+  /** A fetch of the key set taking longer than this many ms fails with 503 (SSO_JWKS_TIMEOUT_MS, default 5000). */
+  jwksTimeoutMs: number;
+  /**
+   * Where the browser goes after signing out of an sso session (SSO_SIGN_OUT_URL: an absolute http(s) URL of
+   * the main app — https in production — or a path of this site); null → the sign-up page as for any session.
+   */
+  signOutUrl: string | null;
+}
+
+/** Reads the SSO_* settings; null when SSO is not configured. Throws on a partial or unsafe configuration. */
+function ssoFromRaw(raw: {
+  SSO_JWKS_URL: string;
+  SSO_ISSUER: string;
+  SSO_AUDIENCE: string;
+  SSO_ALGORITHMS: string;
+  SSO_MAX_TOKEN_LIFETIME_S: number;
+  SSO_CLOCK_TOLERANCE_S: number;
+  SSO_SIGN_OUT_URL: string;
+  SSO_JWKS_TIMEOUT_MS: number;
+}): SsoConfig | null {
+  const jwksUrl = raw.SSO_JWKS_URL.trim();
+  const issuer = raw.SSO_ISSUER.trim();
+  const audience = raw.SSO_AUDIENCE.trim();
+  const set = [jwksUrl, issuer, audience].filter((v) => v !== '').length;
+  if (set === 0) return null;
+  if (set < 3) throw new Error('SSO needs all of SSO_JWKS_URL, SSO_ISSUER and SSO_AUDIENCE');
+  const algorithms = raw.SSO_ALGORITHMS.split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const allowed: readonly string[] = SSO_ALLOWED_ALGORITHMS;
+  const refused = algorithms.filter((a) => !allowed.includes(a));
+  if (algorithms.length === 0 || refused.length > 0) {
+    throw new Error(
+      `SSO_ALGORITHMS must list asymmetric algorithms among ${SSO_ALLOWED_ALGORITHMS.join(', ')} (refused: ${refused.join(', ') || 'none given'})`,
+    );
+  }
+  const signOutUrl = raw.SSO_SIGN_OUT_URL.trim() || null;
+  if (signOutUrl && !/^https?:\/\/[^/\\]/.test(signOutUrl) && !/^\/(?![/\\])/.test(signOutUrl)) {
+    throw new Error('SSO_SIGN_OUT_URL must be an http(s) URL or a path starting with one /');
+  }
+  return {
+    jwksUrl,
+    issuer,
+    audience,
+    algorithms,
+    maxTokenLifetimeS: raw.SSO_MAX_TOKEN_LIFETIME_S,
+    clockToleranceS: raw.SSO_CLOCK_TOLERANCE_S,
+    jwksTimeoutMs: raw.SSO_JWKS_TIMEOUT_MS,
+    signOutUrl,
+  };
 }
 
 type RawEnv = {
@@ -246,13 +340,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportStaffToken: raw.SUPPORT_STAFF_TOKEN.trim() || null,
     supportMessagesPerMinute: raw.SUPPORT_MESSAGES_PER_MINUTE,
     supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
+    sso: ssoFromRaw(raw),
   };
 }
 
 /**
  * Startup checks that depend on several settings. Throws an Error naming the problem:
  * the dev transport in production (it would print codes to the log), webhook without a URL, SMTP_URL
- * without MAIL_FROM.
+ * without MAIL_FROM, SSO keys or sign-out URL over plain http in production.
  */
 export function assertConfigUsable(config: Config): void {
   if (config.nodeEnv === 'production' && config.messageTransport === 'dev') {
@@ -265,5 +360,13 @@ export function assertConfigUsable(config: Config): void {
   }
   if (config.smtpUrl && !config.mailFrom) {
     throw new Error('SMTP_URL needs MAIL_FROM, the sender of e-mail codes');
+  }
+  if (config.nodeEnv === 'production' && config.sso) {
+    if (!config.sso.jwksUrl.startsWith('https://')) {
+      throw new Error('SSO_JWKS_URL must use https in production');
+    }
+    if (config.sso.signOutUrl?.startsWith('http://')) {
+      throw new Error('SSO_SIGN_OUT_URL must use https in production');
+    }
   }
 }

@@ -256,6 +256,59 @@ export const errorDefinitions = {
     key: 'errors.staff_unauthorized',
     message: 'A valid support staff token is required',
   },
+  ONB_SSO_NOT_CONFIGURED: {
+    status: 404,
+    key: 'screens.sso.errors.not_configured',
+    message: 'Signing in from the main app is not available here. Please sign in with your phone number.',
+  },
+  ONB_SSO_TOKEN_INVALID: {
+    status: 400,
+    key: 'screens.sso.errors.invalid',
+    message: 'This sign-in link is not valid. Please open property onboarding again from the main app.',
+    field: 'token',
+  },
+  ONB_SSO_TOKEN_UNTRUSTED: {
+    status: 400,
+    key: 'screens.sso.errors.invalid',
+    message: 'This sign-in link is not valid. Please open property onboarding again from the main app.',
+    field: 'token',
+  },
+  ONB_SSO_TOKEN_LIFETIME: {
+    status: 400,
+    key: 'screens.sso.errors.invalid',
+    message: 'This sign-in link is not valid. Please open property onboarding again from the main app.',
+    field: 'token',
+  },
+  ONB_SSO_TOKEN_EXPIRED: {
+    status: 400,
+    key: 'screens.sso.errors.expired',
+    message: 'This sign-in link has expired. Please open property onboarding again from the main app.',
+    field: 'token',
+  },
+  ONB_SSO_TOKEN_USED: {
+    status: 409,
+    key: 'screens.sso.errors.used',
+    message:
+      'This sign-in link has already been used. Please open property onboarding again from the main app.',
+    field: 'token',
+  },
+  ONB_SSO_CLAIMS_MISSING: {
+    status: 400,
+    key: 'screens.sso.errors.claims_missing',
+    message: 'This sign-in link does not say who you are. Please sign in with your phone number.',
+    field: 'token',
+  },
+  ONB_SSO_NO_ACCOUNT: {
+    status: 404,
+    key: 'screens.sso.errors.no_account',
+    message: "We couldn't find an owner account for you. Please sign in with your phone number.",
+  },
+  ONB_SSO_NOT_OWNER: {
+    status: 403,
+    key: 'errors.phone_not_registered',
+    message: "This number is not registered as an Owner's number... login with Owner credentials",
+  },
+  ONB_SSO_KEYS_UNAVAILABLE: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
   ONB_UNAUTHORIZED: { status: 401, key: 'errors.session_expired', message: 'Session Expired' },
   ONB_FORBIDDEN_ORIGIN: {
     status: 403,

@@ -264,6 +264,24 @@ export interface SupportMessagesTable {
   created_at: TimestampWithDefault;
 }
 
+/**
+ * Table `sso_used_tokens`: main-app tokens already exchanged for a session (issue 11 item 4); the primary key
+ * `(issuer, jti)` makes each token single use across instances.
+ */
+export interface SsoUsedTokensTable {
+  /** `iss` of the token (SSO_ISSUER). */
+  issuer: string;
+  /** `jti` of the token, 1–255 characters. */
+  jti: string;
+  /** `sub`: the main app's id of the person. */
+  subject: string;
+  /** The user the session was started for (`users.id`); null once that user is deleted, or when refused. */
+  user_id: string | null;
+  used_at: TimestampWithDefault;
+  /** The token's `exp` plus the clock tolerance; the row is purged after it. */
+  expires_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -277,6 +295,7 @@ export interface Database {
   profile_switches: ProfileSwitchesTable;
   support_conversations: SupportConversationsTable;
   support_messages: SupportMessagesTable;
+  sso_used_tokens: SsoUsedTokensTable;
 }
 
 /** A `users` row as read. */

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activeHotelIdAtom, appStore } from '../state/atoms';
+import { accessTokenAtom, activeHotelIdAtom, appStore, loginTypeAtom } from '../state/atoms';
 import { i18n } from '../i18n/instance';
-import { ApiError, apiRequest, apiUpload, extractErrorMessage, setUnauthorizedHandler } from './client';
+import {
+  ApiError,
+  apiRequest,
+  apiUpload,
+  extractErrorMessage,
+  setAccessToken,
+  setUnauthorizedHandler,
+} from './client';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -23,6 +30,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
   setUnauthorizedHandler(null);
   appStore.set(activeHotelIdAtom, null);
+  appStore.set(loginTypeAtom, null);
+  setAccessToken(null);
 });
 
 describe('apiRequest', () => {
@@ -51,6 +60,33 @@ describe('apiRequest', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/hms_ms/api/v1/feature-metadata?features=a%2Cb&qid=H42');
     expect((init!.headers as Record<string, string>)['x-qid']).toBe('H42');
+  });
+
+  it('marks every call of an sso session with x-login-type: sso, and stops after the login type is cleared', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(200, { success: true, data: {} }));
+    appStore.set(loginTypeAtom, 'sso');
+    expect(localStorage.getItem('login_type')).toBe('sso');
+    await apiRequest('/a');
+    await apiRequest('/b', { method: 'POST', body: {} });
+    appStore.set(loginTypeAtom, null);
+    await apiRequest('/c');
+    const sent = fetchMock.mock.calls.map(
+      ([, init]) => (init!.headers as Record<string, string>)['x-login-type'],
+    );
+    expect(sent).toEqual(['sso', 'sso', undefined]);
+  });
+
+  it('adds the access-token header and the micro-front-end sign-in type when an access token is supplied', async () => {
+    fetchMock.mockImplementation(async () => jsonResponse(200, { success: true, data: {} }));
+    await apiRequest('/a');
+    setAccessToken('host-token-1');
+    await apiRequest('/b');
+    const [first, second] = fetchMock.mock.calls.map(([, init]) => init!.headers as Record<string, string>);
+    expect(first!['access-token']).toBeUndefined();
+    expect(first!['x-sign-in-type']).toBeUndefined();
+    expect(second!['access-token']).toBe('host-token-1');
+    expect(second!['x-sign-in-type']).toBe('mfe');
+    expect(appStore.get(accessTokenAtom)).toBe('host-token-1');
   });
 
   it('sends the current language after a change', async () => {
@@ -260,6 +296,12 @@ describe('apiUpload (SPEC §7 image upload with progress)', () => {
     expect(xhr.body).toBe(form);
     xhr.respond(201, { success: true, data: { image: { image_id: 'abc' } } });
     await expect(pending).resolves.toEqual({ image: { image_id: 'abc' } });
+  });
+
+  it('carries the sso header on uploads too', async () => {
+    appStore.set(loginTypeAtom, 'sso');
+    void apiUpload(UPLOAD_PATH, photoForm()).catch(() => undefined);
+    expect(lastXhr().headers['x-login-type']).toBe('sso');
   });
 
   it('reports progress in bytes, the file size when the total is unknown, and when every byte is sent', async () => {

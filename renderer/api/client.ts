@@ -1,4 +1,4 @@
-import { activeHotelIdAtom, appStore } from '../state/atoms';
+import { accessTokenAtom, activeHotelIdAtom, appStore, loginTypeAtom } from '../state/atoms';
 import { currentLocale, i18n } from '../i18n/instance';
 
 /**
@@ -124,7 +124,26 @@ function errorFromEnvelope(status: number, body: unknown, message: string): ApiE
   return new ApiError(message, status, body, code, field);
 }
 
-/** Headers of every call (SPEC §7): Accept JSON, the language, `x-qid` when an active hotel is set. */
+/** Header marking a session started by the hand-off from the main app (SPEC §7); its value is 'sso'. */
+export const LOGIN_TYPE_HEADER = 'x-login-type';
+/** Header carrying an access token supplied by a host app (SPEC §7). */
+export const ACCESS_TOKEN_HEADER = 'access-token';
+/** Header naming the micro-front-end sign-in type when an access token is supplied (SPEC §7); value 'mfe'. */
+export const SIGN_IN_TYPE_HEADER = 'x-sign-in-type';
+
+/**
+ * Supplies (or with null withdraws) the access token of a host that embeds the app as a micro front end:
+ * every later call carries `access-token: <token>` and `x-sign-in-type: mfe` (SPEC §7).
+ */
+export function setAccessToken(token: string | null): void {
+  appStore.set(accessTokenAtom, token);
+}
+
+/**
+ * Headers of every call (SPEC §7): Accept JSON, the language, `x-qid` when an active hotel is set,
+ * `x-login-type: sso` while the login type is sso, and `access-token` + `x-sign-in-type: mfe` when an access
+ * token is supplied.
+ */
 function commonHeaders(qid: string | null, extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = {
     Accept: 'application/json',
@@ -132,6 +151,12 @@ function commonHeaders(qid: string | null, extra: Record<string, string> = {}): 
     ...extra,
   };
   if (qid) headers['x-qid'] = qid;
+  if (appStore.get(loginTypeAtom) === 'sso') headers[LOGIN_TYPE_HEADER] = 'sso';
+  const accessToken = appStore.get(accessTokenAtom);
+  if (accessToken) {
+    headers[ACCESS_TOKEN_HEADER] = accessToken;
+    headers[SIGN_IN_TYPE_HEADER] = 'mfe';
+  }
   return headers;
 }
 

@@ -24,3 +24,15 @@ export const GLOBAL_INFO_ENDPOINT = '/hms_ms/api/v1/global_info';
 
 /** POST endpoint of sign-out (SPEC §7); answers 204. */
 export const SIGN_OUT_ENDPOINT = '/hms_ms/api/v1/onboard/users/sign_out';
+
+/** POST endpoint exchanging the main app's token for a session (SPEC §7 sso/sign_in/info). */
+export const SSO_SIGN_IN_ENDPOINT = '/hms_ms/api/v1/users/sso/sign_in/info';
+
+/** GET endpoint of the sign-in state (SPEC §7 /hms_ms/api/v2/sign_in). */
+export const SIGN_IN_STATE_ENDPOINT = '/hms_ms/api/v2/sign_in';
+
+/** The redirect entry from the provider's main app (SPEC §2). */
+export const REDIRECT_ENTRY_PATH = '/route/redirect/propertyOnboard';
+
+/** Name of the URL fragment parameter carrying the main app's token (`#sso_token=<JWS>`). */
+export const SSO_TOKEN_FRAGMENT_PARAM = 'sso_token';

@@ -9,11 +9,13 @@ import {
   globalInfoAtom,
   globalInfoSettledAtom,
   loggedInAtom,
+  loginTypeAtom,
   userDetailsAtom,
   type AppStore,
 } from '../state/atoms';
 import { AppProviders } from './app';
 import { appRoutes } from './routes';
+import { resetSsoCapture } from './sso';
 
 vi.mock('../engine/registry', async () => {
   const { createElement } = await import('react');
@@ -248,6 +250,66 @@ describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
     expect(await view.findByText('screen property_middleware')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/propertyOnboard');
     expect(router.state.location.search).toBe('?utm_source=app');
+  });
+});
+
+describe('arrival from the main app (issue 11 item 4)', () => {
+  const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtMSJ9.c2lnbmF0dXJl';
+
+  /** Puts the main app's link in the address bar; the router starts at the same path. */
+  function arrive(hash: string) {
+    resetSsoCapture();
+    window.history.replaceState(null, '', `/route/redirect/propertyOnboard?utm_source=main${hash}`);
+  }
+
+  function answerSso(status: number, body: unknown) {
+    const screens = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).includes('/sso/sign_in/info') ? json(status, body) : screens(input, init),
+    );
+  }
+
+  it('takes the token out of the address bar, exchanges it and lands signed in on the middleware page', async () => {
+    arrive(`#sso_token=${token}`);
+    answerSso(200, {
+      success: true,
+      data: { user: owner, login_type: 'sso', sign_out_url: 'https://main.example/home' },
+    });
+    const { router, store } = start('/route/redirect/propertyOnboard?utm_source=main');
+    expect(window.location.hash).toBe('');
+    expect(window.location.search).toBe('?utm_source=main');
+    expect(await view.findByText('screen property_middleware')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard');
+    const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/sso/sign_in/info'))!;
+    expect(call[1]!.method).toBe('POST');
+    expect(JSON.parse(call[1]!.body as string)).toEqual({ token });
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/sso/sign_in/info'))).toHaveLength(1);
+    expect(store.get(loggedInAtom)).toBe(true);
+    expect(store.get(userDetailsAtom)).toEqual(owner);
+    expect(store.get(loginTypeAtom)).toBe('sso');
+    expect(localStorage.getItem('sso_sign_out_url')).toBe('https://main.example/home');
+  });
+
+  it('goes to the remembered target after the exchange', async () => {
+    arrive(`#sso_token=${token}`);
+    localStorage.setItem('pending_redirect', '/propertyOnboard/dashboard');
+    answerSso(200, { success: true, data: { user: owner, login_type: 'sso', sign_out_url: null } });
+    const { router } = start('/route/redirect/propertyOnboard');
+    expect(await view.findByText('screen dashboard')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/propertyOnboard/dashboard');
+  });
+
+  it('shows the reason and a way to sign in normally when SSO is not configured', async () => {
+    arrive(`#sso_token=${token}`);
+    const message =
+      'Signing in from the main app is not available here. Please sign in with your phone number.';
+    answerSso(404, { success: false, error: { code: 'ONB_SSO_NOT_CONFIGURED', message } });
+    const { router, store } = start('/route/redirect/propertyOnboard');
+    expect(await view.findByRole('heading', { name: "We couldn't sign you in" })).toBeInTheDocument();
+    expect(view.getByRole('alert')).toHaveTextContent(message);
+    expect(store.get(loggedInAtom)).toBe(false);
+    await userEvent.click(view.getByRole('button', { name: 'Sign in with your phone number' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/sign_up'));
   });
 });
 

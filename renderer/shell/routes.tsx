@@ -1,14 +1,7 @@
 import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  Navigate,
-  Outlet,
-  createBrowserRouter,
-  useLocation,
-  useNavigate,
-  type RouteObject,
-} from 'react-router-dom';
+import { Outlet, createBrowserRouter, useLocation, useNavigate, type RouteObject } from 'react-router-dom';
 import type { Locale, UserDetails } from '../../schemas/generated/types';
 import { setUnauthorizedHandler } from '../api/client';
 import { ShellHostContext, type ShellHost } from '../engine/host';
@@ -29,6 +22,7 @@ import {
   ACTION_TOAST_MIN_MS,
   BASE_PATH,
   POPUP_DEFAULT_TIMER_MS,
+  REDIRECT_ENTRY_PATH,
   SESSION_EXPIRED_REDIRECT_MS,
 } from './config';
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
@@ -37,7 +31,9 @@ import { Footer } from './footer';
 import { LazyScreen } from './lazy-screen';
 import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takePendingRedirect } from './pending-redirect';
-import { signOut } from './session';
+import { signOut, signOutLocally } from './session';
+import { restoreUserFromCookie } from './sso';
+import { RedirectEntry } from './sso-entry';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 
@@ -126,6 +122,11 @@ function ShellLayout(): ReactElement {
       if (timer !== undefined) window.clearTimeout(timer);
     };
   }, [navigate, store, t]);
+
+  // SPEC §3: the base64 JSON user cookie only fills in the details shown; the server's sign-in state decides.
+  useEffect(() => {
+    void restoreUserFromCookie(store, () => signOutLocally(store));
+  }, [store]);
 
   return (
     <ShellHostContext.Provider value={host}>
@@ -219,12 +220,6 @@ function OnboardPage(): ReactElement | null {
   );
 }
 
-/** /route/redirect/propertyOnboard → /propertyOnboard, keeping the query (SPEC §2). */
-function RedirectEntry(): ReactElement {
-  const location = useLocation();
-  return <Navigate to={`${BASE_PATH}${location.search}`} replace />;
-}
-
 /**
  * The client routes of SPEC §2, as absolute paths (no basename). Every path under /propertyOnboard is parsed
  * by the gate (country variants included); /404 and anything else draw the not-found page.
@@ -233,7 +228,7 @@ export const appRoutes: RouteObject[] = [
   {
     element: <ShellLayout />,
     children: [
-      { path: '/route/redirect/propertyOnboard', element: <RedirectEntry /> },
+      { path: REDIRECT_ENTRY_PATH, element: <RedirectEntry /> },
       { path: '/404', element: <NotFoundPage /> },
       { path: `${BASE_PATH}`, element: <OnboardPage /> },
       { path: `${BASE_PATH}/*`, element: <OnboardPage /> },

@@ -1,9 +1,9 @@
 import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loggedInAtom, toastsAtom, userDetailsAtom } from '../state/atoms';
+import { loggedInAtom, loginTypeAtom, toastsAtom, userDetailsAtom } from '../state/atoms';
 import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
-import { signOut } from './session';
+import { safeSignOutUrl, signOut } from './session';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -74,5 +74,53 @@ describe('sign out (SPEC §4)', () => {
     expect(storedKeys()).toHaveLength(8);
     expect(store.get(toastsAtom).map((t) => t.status)).toEqual(['error']);
     expect(goToSignUp).not.toHaveBeenCalled();
+  });
+
+  it('returns an sso session to the main app after sign-out, and forgets the login type', async () => {
+    fillStorage();
+    const store = createStore();
+    store.set(loggedInAtom, true);
+    store.set(loginTypeAtom, 'sso');
+    localStorage.setItem(STORAGE_KEYS.ssoSignOutUrl, 'https://main-app.example/home');
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    const goToSignUp = vi.fn();
+    const leave = vi.fn();
+
+    expect(await signOut(store, goToSignUp, leave)).toBe(true);
+    expect((fetchMock.mock.calls[0]![1]!.headers as Record<string, string>)['x-login-type']).toBeUndefined();
+    expect(leave).toHaveBeenCalledWith('https://main-app.example/home');
+    expect(goToSignUp).not.toHaveBeenCalled();
+    expect(store.get(loginTypeAtom)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.loginType)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.ssoSignOutUrl)).toBeNull();
+  });
+
+  it('goes to the sign-up page when the sso sign-out address is missing or unsafe', async () => {
+    const store = createStore();
+    store.set(loginTypeAtom, 'sso');
+    localStorage.setItem(STORAGE_KEYS.ssoSignOutUrl, 'javascript:alert(1)');
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    const goToSignUp = vi.fn();
+    const leave = vi.fn();
+    expect(await signOut(store, goToSignUp, leave)).toBe(true);
+    expect(leave).not.toHaveBeenCalled();
+    expect(goToSignUp).toHaveBeenCalledOnce();
+  });
+});
+
+describe('safeSignOutUrl', () => {
+  it('follows same-origin paths and http(s) URLs only', () => {
+    expect(safeSignOutUrl('/propertyOnboard/sign_up')).toBe('/propertyOnboard/sign_up');
+    expect(safeSignOutUrl('https://main-app.example/home')).toBe('https://main-app.example/home');
+    for (const bad of [
+      null,
+      '',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'data:text/html,x',
+    ]) {
+      expect(safeSignOutUrl(bad)).toBeNull();
+    }
   });
 });

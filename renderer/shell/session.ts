@@ -1,6 +1,12 @@
 import type { AppStore } from '../state/atoms';
-import { globalInfoAtom, globalInfoSettledAtom, pushToast, resetUserAtoms } from '../state/atoms';
-import { clearStorageOnSignOut } from '../state/storage-keys';
+import {
+  globalInfoAtom,
+  globalInfoSettledAtom,
+  loginTypeAtom,
+  pushToast,
+  resetUserAtoms,
+} from '../state/atoms';
+import { clearStorageOnSignOut, readStorage, STORAGE_KEYS } from '../state/storage-keys';
 import type { GlobalInfo } from '../../schemas/generated/types';
 import { apiRequest, extractErrorMessage } from '../api/client';
 import { ACTION_TOAST_MIN_MS, GLOBAL_INFO_ENDPOINT, SIGN_OUT_ENDPOINT } from './config';
@@ -34,10 +40,34 @@ export function signOutLocally(store: AppStore): void {
 }
 
 /**
- * SPEC §4 sign-out: POST /hms_ms/api/v1/onboard/users/sign_out (header intent: signOut), then the local
- * sign-out and `goToSignUp()`. On failure: an error toast with the extracted message (SPEC §8); resolves false.
+ * The address an sso session returns to after sign-out (SPEC §4 'or calls a callback for sso type'), or null:
+ * only a same-origin path (one leading '/', no backslash) or an absolute http(s) URL is followed — the server
+ * sends SSO_SIGN_OUT_URL, which it checked the same way.
  */
-export async function signOut(store: AppStore, goToSignUp: () => void): Promise<boolean> {
+export function safeSignOutUrl(url: string | null): string | null {
+  if (!url) return null;
+  if (url.startsWith('/')) return url.startsWith('//') || url.includes('\\') ? null : url;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * SPEC §4 sign-out: POST /hms_ms/api/v1/onboard/users/sign_out (header intent: signOut), then the local
+ * sign-out (which also forgets the login type) and `goToSignUp()` — or, for an sso session with a sign-out
+ * URL from the server, `leave(url)` (a full page load to the main app's callback). On failure: an error
+ * toast with the extracted message (SPEC §8); resolves false.
+ */
+export async function signOut(
+  store: AppStore,
+  goToSignUp: () => void,
+  leave: (url: string) => void = (url) => window.location.assign(url),
+): Promise<boolean> {
+  const ssoReturn =
+    store.get(loginTypeAtom) === 'sso' ? safeSignOutUrl(readStorage(STORAGE_KEYS.ssoSignOutUrl)) : null;
   try {
     await apiRequest(SIGN_OUT_ENDPOINT, { method: 'POST', headers: { intent: 'signOut' } });
   } catch (error) {
@@ -46,6 +76,7 @@ export async function signOut(store: AppStore, goToSignUp: () => void): Promise<
     return false;
   }
   signOutLocally(store);
-  goToSignUp();
+  if (ssoReturn) leave(ssoReturn);
+  else goToSignUp();
   return true;
 }

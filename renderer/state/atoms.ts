@@ -66,6 +66,25 @@ export const activeHotelIdAtom = persistedAtom<string | null>(
   (value) => value,
 );
 
+/** How the session was started, when it matters to the calls (SPEC §7): 'sso' for the hand-off from the main app. */
+export type LoginType = 'sso';
+
+/**
+ * The login type, persisted to localStorage 'login_type' (SPEC §7: the sso header is added to every call
+ * while it is 'sso'); null for any other sign-in. Cleared at sign-out.
+ */
+export const loginTypeAtom = persistedAtom<LoginType | null>(
+  STORAGE_KEYS.loginType,
+  (raw) => (raw === 'sso' ? 'sso' : null),
+  (value) => value,
+);
+
+/**
+ * An access token supplied by a host that embeds the app as a micro front end (SPEC §7: the calls then
+ * carry an access-token header and the micro-front-end sign-in type); kept in memory only, null by default.
+ */
+export const accessTokenAtom: PrimitiveAtom<string | null> = atom<string | null>(null);
+
 /** One toast (SPEC §3 popup item): text, status and how long it stays in ms. */
 export interface Toast {
   id: string;
@@ -113,6 +132,7 @@ export function resetUserAtoms(store: ReturnType<typeof createStore>): void {
   store.set(userDetailsAtom, null);
   store.set(loggedInAtom, false);
   store.set(activeHotelIdAtom, null);
+  store.set(loginTypeAtom, null);
   store.set(formValuesAtom, {});
   store.set(formErrorsAtom, {});
   store.set(openPopupAtom, null);

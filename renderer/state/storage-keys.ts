@@ -22,6 +22,10 @@ export const STORAGE_KEYS = {
   pendingRedirectCountrySpecific: 'pending_redirect_country_specific',
   /** Country code (ISO alpha-2) of the remembered path. */
   pendingRedirectCountryCode: 'pending_redirect_country_code',
+  /** 'sso' after a hand-off from the main app: every call then carries the sso header (SPEC §7); cleared at sign-out. */
+  loginType: 'login_type',
+  /** Where the browser goes after signing out of an sso session (SPEC §4 'calls a callback for sso type'). */
+  ssoSignOutUrl: 'sso_sign_out_url',
   /** The coach marks were seen; survives sign-out (SPEC §4). */
   coachMarkSeen: 'coach_mark_seen',
 } as const;

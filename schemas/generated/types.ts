@@ -161,6 +161,10 @@ export type CountryIsoCode5 = string;
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
 /**
+ * How the session was started: sso for the hand-off from the main app.
+ */
+export type LoginType = 'sso';
+/**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  */
 export type CountryIsoCode6 = string;
@@ -2063,6 +2067,32 @@ export interface UserDetails {
   country_code: CountryIsoCode;
   language: Locale;
   devise_role: DeviseRole;
+}
+/**
+ * data of a successful sso/sign_in/info answer; the session cookies are set on the same answer. The client remembers login_type 'sso' (SPEC §7 sso header) and sign_out_url until sign-out.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SsoSignInResult".
+ */
+export interface SsoSignInResult {
+  user: UserDetails;
+  login_type: LoginType;
+  /**
+   * Where the browser goes after signing out of this session (SPEC §4 'calls a callback for sso type'): SSO_SIGN_OUT_URL, an http(s) URL of the main app or a path of this site; null → the sign-up page.
+   */
+  sign_out_url: string | null;
+}
+/**
+ * POST /hms_ms/api/v1/users/sso/sign_in/info: exchange the main app's signed token (read by the client from the fragment of /route/redirect/propertyOnboard#sso_token=<JWS>) for a session of our own (SPEC §2, §4, §7; issue 11 item 4).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SsoSignInBody".
+ */
+export interface SsoSignInBody {
+  /**
+   * The JWS in compact serialisation (header.payload.signature, base64url), at most 8192 characters.
+   */
+  token: string;
 }
 /**
  * data of listSupportConversations: conversations, the most recently active first; has_more when another page exists (ask again with offset + limit).
