@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, TextField } from '@mui/material';
+import { Box } from '@mui/material';
+import { TextField } from './text-field';
 import { useTranslation } from 'react-i18next';
 import type { CountryCode } from 'libphonenumber-js';
 import type { InputContents } from '../../schemas/generated/types';
@@ -85,7 +86,7 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         value={country}
         onChange={(e) => setCountry(e.target.value)}
         sx={{ flex: '0 0 38%', minWidth: 0 }}
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        slotProps={{ inputLabel: { shrink: true } }}
       >
         {country === '' && <option value="" />}
         {countries.map((c) => (

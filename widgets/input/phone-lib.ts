@@ -1,3 +1,4 @@
+import { retryImport } from '../retry-import';
 import { CALLING_CODES } from './calling-codes';
 
 /** libphonenumber-js with its `min` metadata (≈35 KB gzip): loaded when the owner first types a number. */
@@ -6,29 +7,19 @@ export type PhoneLib = typeof import('libphonenumber-js');
 let lib: PhoneLib | null = null;
 let loading: Promise<PhoneLib> | null = null;
 
-/** Tries of the library's chunk after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
-const RETRIES = 5;
-
 /**
  * Loads libphonenumber-js once (issue 13: the sign-in page shows the phone field without it; it comes with
- * the first keystroke), retrying {@link RETRIES} times 300 ms × attempt apart. Rejects with the last error;
- * a later call tries again.
+ * the first keystroke), with retries ({@link retryImport}). Rejects with the last error; a later call tries
+ * again.
  */
 export function loadPhoneLib(): Promise<PhoneLib> {
-  loading ??= (async () => {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        lib = await import('libphonenumber-js');
-        return lib;
-      } catch (error) {
-        if (attempt >= RETRIES) {
-          loading = null;
-          throw error;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
-      }
-    }
-  })();
+  loading ??= retryImport(() => import('libphonenumber-js')).then(
+    (module) => (lib = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
   return loading;
 }
 
