@@ -18,6 +18,8 @@ export default defineConfig({
     outDir: `${here}dist/client`,
     emptyOutDir: true,
     sourcemap: true,
+    // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
+    manifest: true,
     target: 'es2022',
   },
   server: {

@@ -15,6 +15,8 @@ echo '== unit, component and API tests'
 npm run test:unit
 echo '== build'
 npm run build
+echo '== size budget (JavaScript per route, issue 13)'
+npm run size
 echo '== storybook build'
 npm run build-storybook
 echo '== end-to-end tests'

@@ -1,5 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { eagerWidgetTypes } from './engine/registry';
+import { preloadWidgetValidators } from './engine/validation-schemas';
 import { applyDocumentLanguage } from './i18n/direction';
 import { currentLocale } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
@@ -11,6 +13,8 @@ const locale = currentLocale();
 applyDocumentLanguage(locale);
 void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
+// The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.
+preloadWidgetValidators(eagerWidgetTypes);
 
 const root = document.getElementById('root');
 if (root) {

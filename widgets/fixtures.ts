@@ -5,14 +5,22 @@
  * must accept) or widgets/<folder>/fixtures/errors/*.json (contents its schema must reject).
  */
 import type { WidgetEnvelope, WidgetType } from '../schemas/generated/types';
-import * as validators from '../schemas/generated/validators';
-import * as lazyValidators from '../schemas/generated/validators-lazy';
+
+type StandaloneValidator = ((data: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string }[] | null;
+};
 
 /** One fixture: its file name without .json, and the envelope it holds. */
 export interface WidgetFixture {
   name: string;
   envelope: WidgetEnvelope;
 }
+
+/** The contents validator modules, one per widget type (schemas/generated/validators/<widget_type>.js). */
+const validators = import.meta.glob<StandaloneValidator>('../schemas/generated/validators/*.js', {
+  eager: true,
+  import: 'validate',
+});
 
 const good = import.meta.glob<WidgetEnvelope>('./*/fixtures/good/*.json', { eager: true, import: 'default' });
 const errors = import.meta.glob<WidgetEnvelope>('./*/fixtures/errors/*.json', {
@@ -60,20 +68,14 @@ export interface ContentsCheck {
   errors: string[];
 }
 
-type StandaloneValidator = ((data: unknown) => boolean) & {
-  errors?: { instancePath: string; message?: string }[] | null;
-};
-
 /**
- * Validates a widget's contents with the ahead-of-time validator of schemas/generated/validators.js, or
- * validators-lazy.js for a lazy widget (the same ones the engine uses in the browser).
- * @throws Error when no validator exists for the type (validators.js is stale: `npm run gen:validators`).
+ * Validates a widget's contents with the ahead-of-time validator of
+ * schemas/generated/validators/<widget_type>.js (the one the engine loads in the browser).
+ * @throws Error when no validator exists for the type (schemas/generated is stale: `npm run gen:validators`).
  */
 export function checkContents(widgetType: WidgetType, contents: unknown): ContentsCheck {
-  const name = `widget_${widgetType}`;
-  const validate = ((validators as Record<string, unknown>)[name] ??
-    (lazyValidators as Record<string, unknown>)[name]) as StandaloneValidator | undefined;
-  if (typeof validate !== 'function') throw new Error(`no validator widget_${widgetType}`);
+  const validate = validators[`../schemas/generated/validators/${widgetType}.js`];
+  if (typeof validate !== 'function') throw new Error(`no validator for ${widgetType}`);
   const valid = validate(contents);
   return {
     valid,

@@ -8,7 +8,7 @@ import type {
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
 import { findFieldRules, type Translate } from './field-validation';
-import { readForm, setFieldError, validateFormFields, writeField } from './form';
+import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from './form';
 import type { ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
@@ -45,7 +45,7 @@ function isUserDetails(value: unknown): value is UserDetails {
 }
 
 async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boolean> {
-  if (!validateFormFields(ctx.store, ctx.screenId, action.fields ?? [], ctx)) return false;
+  if (!(await validateFormFieldsWhenReady(ctx.store, ctx.screenId, action.fields ?? [], ctx))) return false;
   if (ctx.settleDrafts && !(await ctx.settleDrafts())) return false;
   const form = readForm(ctx.store, ctx.screenId);
   const body: Record<string, unknown> = {};

@@ -1,4 +1,4 @@
-import { isValidPhoneNumber, type CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
 import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import type {
   ChoiceContents,
@@ -9,6 +9,7 @@ import type {
   WidgetEnvelope,
 } from '../../schemas/generated/types';
 import { evaluateCondition } from './logic';
+import { loadPhoneNumbers, phoneNumbers } from './phone-numbers';
 
 /** A translate function: key (e.g. 'shell.validation.required') and interpolation values → text. */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -356,6 +357,16 @@ function identifierError(
 }
 
 /**
+ * Resolves once {@link validateField} can check every field of `rules` in full: null when it already can,
+ * else a promise that loads what a check needs (libphonenumber-js for a phone field, engine/phone-numbers.ts).
+ * Rejects when that failed every try.
+ */
+export function fieldChecksReady(rules: ReadonlyArray<FieldRules | undefined>): Promise<void> | null {
+  const needsPhone = rules.some((r) => r?.kind === 'phone');
+  return needsPhone && !phoneNumbers() ? loadPhoneNumbers() : null;
+}
+
+/**
  * Checks one value against its field's rules (SPEC §5). Returns the (translated) error text to show under the
  * field, or undefined when valid. A list of items, a pinned location and several options picked (or an array
  * value of a choice field) have their own checks (see itemListError, locationError and multiChoiceError).
@@ -406,9 +417,12 @@ export function validateField(
       const country = (
         typeof fromField === 'string' && fromField ? fromField : rules.default_country
       )?.toUpperCase();
+      const lib = phoneNumbers();
+      // Not loaded yet: fieldChecksReady() is awaited before a submit, so only a blur gets here early.
+      if (!lib) return undefined;
       let valid: boolean;
       try {
-        valid = isValidPhoneNumber(text, country as CountryCode | undefined);
+        valid = lib.isValidPhoneNumber(text, country as CountryCode | undefined);
       } catch {
         valid = false;
       }

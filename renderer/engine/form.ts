@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import type { JsonLogic, WidgetEnvelope } from '../../schemas/generated/types';
 import type { FormApi } from '../../widgets/widget-props';
 import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
-import { findFieldRules, validateField, type Translate } from './field-validation';
+import { fieldChecksReady, findFieldRules, validateField, type Translate } from './field-validation';
 import { evaluateCondition } from './logic';
 
 /** The current form values of a screen (`{}` when none). */
@@ -80,6 +80,29 @@ export function validateFormFields(
 }
 
 /**
+ * {@link validateFormFields} once every check of the listed fields can run in full (a phone field's waits for
+ * libphonenumber-js, engine/phone-numbers.ts). Resolves false when a field is invalid, or when what a check
+ * needs failed to load (the submit does not go out unchecked; the next try loads again).
+ */
+export async function validateFormFieldsWhenReady(
+  store: AppStore,
+  screenId: string,
+  fields: readonly string[],
+  source: FieldRulesSource,
+): Promise<boolean> {
+  const widgets = source.getWidgets();
+  const ready = fieldChecksReady(fields.map((field) => findFieldRules(widgets, field)));
+  if (ready) {
+    try {
+      await ready;
+    } catch {
+      return false;
+    }
+  }
+  return validateFormFields(store, screenId, fields, source);
+}
+
+/**
  * The FormApi of widgets/widget-props.ts for one screen, backed by the jotai atoms of renderer/state.
  * `validate` checks a field with the rules of `source` (the screen's widgets); without a source it does
  * nothing. Re-renders the caller whenever the screen's values or errors change.
@@ -96,7 +119,14 @@ export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi
       error: (field) => errors?.[field],
       evaluate: (rule: JsonLogic | undefined) => evaluateCondition(rule, { form }),
       validate: (field) => {
-        if (source) validateFormFields(store, screenId, [field], source);
+        if (!source) return;
+        const ready = fieldChecksReady([findFieldRules(source.getWidgets(), field)]);
+        if (!ready) validateFormFields(store, screenId, [field], source);
+        else
+          ready.then(
+            () => validateFormFields(store, screenId, [field], source),
+            () => undefined,
+          );
       },
     };
   }, [store, screenId, values, errors, source]);

@@ -215,7 +215,10 @@ describe('lazy validators', () => {
       }),
     );
     render(page());
-    expect(await screen.findByRole('heading', { name: 'Tips for good photos' })).toBeInTheDocument();
+    // Two lazy widgets and their validators load first (slow under a full parallel test run).
+    expect(
+      await screen.findByRole('heading', { name: 'Tips for good photos' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(document.querySelector('[data-widget-fallback="room_photos"]')).not.toBeNull();
     expect(screen.queryByLabelText('Add photos')).not.toBeInTheDocument();
     expect(reports).toEqual([

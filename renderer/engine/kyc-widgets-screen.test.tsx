@@ -1,6 +1,6 @@
 /**
- * The KYC widgets inside a real Screen: the real registry (their chunks load lazily, their validators come
- * from validators-lazy.js), the real upload manager in the app's jotai store and the real API client, with
+ * The KYC widgets inside a real Screen: the real registry (their chunks and their validator modules load
+ * lazily), the real upload manager in the app's jotai store and the real API client, with
  * the network replaced at the transport — fetch for the screen, the code requests and the polls, a fake
  * XMLHttpRequest for the upload — and `createImageBitmap` replaced by a stand-in that decodes PNG bytes for
  * real (jsdom has no image decoder; see widgets/test-png.ts).

@@ -1,18 +1,9 @@
 import type { WidgetType } from '../../schemas/generated/types';
 import type { WidgetComponent } from '../../widgets/widget-props';
 import { Button } from '../../widgets/button';
-import { Checklist } from '../../widgets/checklist';
-import { Choice } from '../../widgets/choice';
-import { Confirmation } from '../../widgets/confirmation';
-import { EmptyState } from '../../widgets/empty-state';
 import { Input } from '../../widgets/input';
-import { ItemList } from '../../widgets/item-list';
 import { LanguageChooser } from '../../widgets/language-chooser';
-import { MapPin } from '../../widgets/map-pin';
-import { MultiChoice } from '../../widgets/multi-choice';
-import { PlaceSearch } from '../../widgets/place-search';
 import { Popup } from '../../widgets/popup';
-import { Redirect } from '../../widgets/redirect';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
 
@@ -21,34 +12,44 @@ import { lazyWidget } from './lazy-widget';
  * with `satisfies Record<WidgetType, WidgetComponent>`, so a widget type added to
  * schemas/widget-type.schema.json without a component here fails to compile. The engine looks a type up
  * here and knows no widget by name; an unknown type draws the engine's quiet fallback.
+ *
+ * The widgets of the sign-in screens (sign_up, login: text, input, button, popup, language_chooser) come
+ * with the page; every other widget is a chunk of its own, fetched with its validator when a screen's
+ * payload names it (issue 13: the sign-in route carries no other widget). `npm run size` checks the result.
  */
 export const widgetRegistry = {
   text: Text,
   input: Input,
   button: Button,
-  confirmation: Confirmation,
   popup: Popup,
-  empty_state: EmptyState,
   language_chooser: LanguageChooser,
-  redirect: Redirect,
-  checklist: Checklist,
-  choice: Choice,
-  multi_choice: MultiChoice,
-  item_list: ItemList,
-  map_pin: MapPin,
-  place_search: PlaceSearch,
-  // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
+  confirmation: lazyWidget(() => import('../../widgets/confirmation').then((m) => m.Confirmation)),
+  empty_state: lazyWidget(() => import('../../widgets/empty-state').then((m) => m.EmptyState)),
+  redirect: lazyWidget(() => import('../../widgets/redirect').then((m) => m.Redirect)),
+  checklist: lazyWidget(() => import('../../widgets/checklist').then((m) => m.Checklist)),
+  choice: lazyWidget(() => import('../../widgets/choice').then((m) => m.Choice)),
+  multi_choice: lazyWidget(() => import('../../widgets/multi-choice').then((m) => m.MultiChoice)),
+  item_list: lazyWidget(() => import('../../widgets/item-list').then((m) => m.ItemList)),
+  // The map loads Leaflet on its own, lazily again; place search carries MUI's Autocomplete and Popper.
+  map_pin: lazyWidget(() => import('../../widgets/map-pin').then((m) => m.MapPin)),
+  place_search: lazyWidget(() => import('../../widgets/place-search').then((m) => m.PlaceSearch)),
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
-  // Only the KYC screen draws these.
   contact_verification: lazyWidget(() =>
     import('../../widgets/contact-verification').then((m) => m.ContactVerification),
   ),
   document_uploader: lazyWidget(() =>
     import('../../widgets/document-uploader').then((m) => m.DocumentUploader),
   ),
-  // Only the review screen draws the gallery, the dashboard the property cards, the referral screen its header.
   photo_gallery: lazyWidget(() => import('../../widgets/photo-gallery').then((m) => m.PhotoGallery)),
   property_card: lazyWidget(() => import('../../widgets/property-card').then((m) => m.PropertyCard)),
   referral_header: lazyWidget(() => import('../../widgets/referral-header').then((m) => m.ReferralHeader)),
 } satisfies Record<WidgetType, WidgetComponent>;
+
+/**
+ * The widget types whose code comes with the page (not a {@link lazyWidget}): those of the first screen a
+ * visitor sees. renderer/main.tsx preloads their validators at start, while the screen payload is on its way.
+ */
+export const eagerWidgetTypes: readonly WidgetType[] = (Object.keys(widgetRegistry) as WidgetType[]).filter(
+  (type) => !('preload' in widgetRegistry[type]),
+);

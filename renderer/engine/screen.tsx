@@ -28,11 +28,12 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
+import { preloadWidget } from './lazy-widget';
 import {
   checkScreenPayload,
   checkWidgetContents,
-  loadLazyValidators,
-  needsLazyValidators,
+  loadWidgetValidators,
+  widgetTypesOf,
 } from './validation-schemas';
 
 /** Path of the screen endpoint of the BFF (GET, data ScreenPayload). */
@@ -246,8 +247,10 @@ export interface ScreenProps {
  * applies the new starting values.
  *
  * A `refresh` keeps the current widgets on screen until the new payload arrives (no skeleton), so that e.g.
- * an image_uploader refreshing its counts after an upload is not unmounted. A payload with a lazy widget
- * (image_uploader, photo_tips) is drawn once validators-lazy.js is loaded (the skeleton shows meanwhile).
+ * an image_uploader refreshing its counts after an upload is not unmounted. A payload is drawn once the
+ * contents validator of each of its widget types is loaded (schemas/generated/validators/<widget_type>.js,
+ * one module per widget) and the code of its lazy widgets has arrived or failed (the skeleton shows
+ * meanwhile; both are fetched at once, so a screen costs one round trip more than its payload at most).
  */
 export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
@@ -297,11 +300,9 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
         const ready = data as ScreenPayload;
         const show = () =>
           setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}` });
-        if (!needsLazyValidators(ready.widget_list)) {
-          show();
-          return;
-        }
-        loadLazyValidators().then(
+        const types = widgetTypesOf(ready.widget_list);
+        const code = types.map((type) => preloadWidget(lookup(type)));
+        Promise.all([loadWidgetValidators(types), ...code]).then(
           () => {
             if (!controller.signal.aborted) show();
           },

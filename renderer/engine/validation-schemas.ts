@@ -1,5 +1,6 @@
 import type { WidgetEnvelope } from '../../schemas/generated/types';
 import * as validators from '../../schemas/generated/validators';
+import { widgetValidators } from '../../schemas/generated/widget-validators';
 
 /** One schema problem: the JSON path (JSON Pointer into the validated value) and ajv's message. */
 export interface SchemaIssue {
@@ -28,62 +29,96 @@ export function checkScreenPayload(data: unknown): SchemaCheck {
   return run(validators.screen as Validator, data);
 }
 
-type ValidatorModule = Record<string, unknown>;
+/** Tries of a widget's validator module after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
+export const VALIDATOR_LOAD_RETRIES = 5;
 
-/** validators-lazy.js once loaded (see {@link loadLazyValidators}). */
-let lazyValidators: ValidatorModule | null = null;
-let lazyLoad: Promise<void> | null = null;
+/** The contents validators loaded so far, by widget type. */
+const loaded = new Map<string, Validator>();
+/** Loads under way (or done), by widget type; a load that failed every try is forgotten. */
+const loading = new Map<string, Promise<void>>();
 
-const lazyTypes: ReadonlySet<string> = new Set(validators.lazy_widget_types);
+const loaders = widgetValidators as Record<string, (() => Promise<{ validate: unknown }>) | undefined>;
 
-/** Tries of validators-lazy.js after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
-const LAZY_VALIDATOR_RETRIES = 5;
-
-/**
- * Whether drawing these widgets (or the fallbacks they declare) needs validators-lazy.js: a widget type whose
- * schema says `"x-lazy": true` (image_uploader, photo_tips) appears and the module is not loaded yet.
- */
-export function needsLazyValidators(widgets: readonly WidgetEnvelope[]): boolean {
-  if (lazyValidators) return false;
-  const visit = (envelope: WidgetEnvelope): boolean =>
-    lazyTypes.has(envelope.widget_type) ||
-    (typeof envelope.fallback === 'object' && envelope.fallback !== null && visit(envelope.fallback));
-  return widgets.some(visit);
+/** The loader of a widget type's validator module, or undefined for a type without one (unknown). */
+function loaderOf(widgetType: string): (() => Promise<{ validate: unknown }>) | undefined {
+  return Object.hasOwn(loaders, widgetType) ? loaders[widgetType] : undefined;
 }
 
 /**
- * Loads validators-lazy.js (the contents validators of the lazy widgets, kept out of the chunk every screen
- * loads), retrying {@link LAZY_VALIDATOR_RETRIES} times `delayMs` × attempt apart. Resolves once
- * {@link checkWidgetContents} knows them; rejects with the last error (the screen shows its error card).
+ * The widget types of `widgets` and of the fallbacks they declare (recursively), in order of first
+ * appearance, each once.
  */
-export function loadLazyValidators(delayMs = 300): Promise<void> {
-  lazyLoad ??= (async () => {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        lazyValidators =
-          (await import('../../schemas/generated/validators-lazy')) as unknown as ValidatorModule;
-        return;
-      } catch (error) {
-        if (attempt >= LAZY_VALIDATOR_RETRIES) {
-          lazyLoad = null;
-          throw error;
+export function widgetTypesOf(widgets: readonly WidgetEnvelope[]): string[] {
+  const types = new Set<string>();
+  const visit = (envelope: WidgetEnvelope) => {
+    types.add(envelope.widget_type);
+    if (typeof envelope.fallback === 'object' && envelope.fallback !== null) visit(envelope.fallback);
+  };
+  widgets.forEach(visit);
+  return [...types];
+}
+
+/**
+ * The widget types among `types` whose contents validator is known but not loaded yet (an unknown type has
+ * none: the engine draws its quiet fallback without waiting).
+ */
+export function validatorsToLoad(types: Iterable<string>): string[] {
+  return [...types].filter((type) => !loaded.has(type) && loaderOf(type) !== undefined);
+}
+
+/**
+ * Loads the contents validator of each of `types` (schemas/generated/validators/<widget_type>.js, one module
+ * per widget, issue 13), each once, retrying a module {@link VALIDATOR_LOAD_RETRIES} times `delayMs` ×
+ * attempt (ms) apart. Resolves once {@link checkWidgetContents} knows all of them; rejects with the last
+ * error when one failed every try (the screen shows its error card with Refresh). Unknown types are skipped.
+ */
+export function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Promise<void> {
+  const loads = validatorsToLoad(types).map((type) => {
+    let pending = loading.get(type);
+    if (!pending) {
+      const load = loaderOf(type)!;
+      pending = (async () => {
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            const module = await load();
+            loaded.set(type, module.validate as Validator);
+            return;
+          } catch (error) {
+            if (attempt >= VALIDATOR_LOAD_RETRIES) {
+              loading.delete(type);
+              throw error;
+            }
+            await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
+          }
         }
-        await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
-      }
+      })();
+      loading.set(type, pending);
     }
-  })();
-  return lazyLoad;
+    return pending;
+  });
+  return Promise.all(loads).then(() => undefined);
 }
 
 /**
- * Validates a widget's `contents` with `widget_<widgetType>` (from validators.js, or validators-lazy.js once
- * {@link loadLazyValidators} resolved). Returns null when no validator is at hand for the type (an unknown
- * widget_type, or a lazy one before its validators are loaded).
+ * Starts loading the validators of `types` without waiting: the app calls it at start for the widgets of
+ * the first screen, so that their modules arrive while the screen payload is on its way. A failure is left
+ * for the screen's own {@link loadWidgetValidators} to retry.
+ */
+export function preloadWidgetValidators(types: Iterable<string>): void {
+  loadWidgetValidators(types).catch(() => undefined);
+}
+
+/**
+ * Validates a widget's `contents` with its type's validator (loaded by {@link loadWidgetValidators}).
+ * Returns null when no validator is at hand for the type (an unknown widget_type, or one not loaded).
  */
 export function checkWidgetContents(widgetType: string, contents: unknown): SchemaCheck | null {
-  const name = `widget_${widgetType}`;
-  const eager = (validators as unknown as ValidatorModule)[name];
-  const validator = typeof eager === 'function' ? eager : lazyValidators?.[name];
-  if (typeof validator !== 'function') return null;
-  return run(validator as Validator, contents);
+  const validator = loaded.get(widgetType);
+  return validator ? run(validator, contents) : null;
+}
+
+/** Forgets every loaded validator (tests only: each test starts as a fresh page would). */
+export function resetWidgetValidators(): void {
+  loaded.clear();
+  loading.clear();
 }

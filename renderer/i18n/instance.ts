@@ -5,14 +5,15 @@ import { STORAGE_KEYS, readStorage } from '../state/storage-keys';
 import { DEFAULT_LOCALE, LOCALES, isLocale, preferredBrowserLocale } from './languages';
 import shell from './locales/en-GB/shell.json';
 import widgets from './locales/en-GB/widgets.json';
-import screens from './locales/en-GB/screens.json';
 import errors from './locales/en-GB/errors.json';
 
 /**
- * Built-in texts: the en-GB files of the four areas, addressed as `<area>.<key path>`. Used until the
- * server's translations arrive and whenever they fail (SPEC §8 translation fetch failure).
+ * Built-in texts: the en-GB files of the areas the client itself draws, addressed as `<area>.<key path>`.
+ * Used until the server's translations arrive and whenever they fail (SPEC §8 translation fetch failure).
+ * The `screens` area is not built in: the server composes screens with their texts already translated, and
+ * the file would add ≈6 KB gzip to every page (issue 13).
  */
-export const BUILT_IN_MESSAGES = { shell, widgets, screens, errors };
+export const BUILT_IN_MESSAGES = { shell, widgets, errors };
 
 /**
  * The language to start in (SPEC §1): localStorage 'language' when it is a supported locale, else the

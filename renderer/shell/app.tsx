@@ -4,13 +4,13 @@ import { ThemeProvider } from '@mui/material/styles';
 import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router';
 import { applyDocumentLanguage, cacheFor } from '../i18n/direction';
 import { currentLocale, i18n } from '../i18n/instance';
 import { directionOf } from '../i18n/languages';
 import { appStore, type AppStore } from '../state/atoms';
 import { DesktopGate } from './desktop-gate';
-import { createAppRouter } from './routes';
+import { AppRoutes } from './routes';
 import { createAppTheme } from './theme';
 
 /** The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. */
@@ -58,11 +58,12 @@ export function AppProviders({
 
 /** The whole app: providers, the desktop gate (SPEC §1) and the router. */
 export function App(): ReactElement {
-  const router = useMemo(() => createAppRouter(), []);
   return (
     <AppProviders>
       <DesktopGate>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </DesktopGate>
     </AppProviders>
   );

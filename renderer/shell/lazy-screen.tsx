@@ -1,4 +1,4 @@
-import { Suspense, lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -6,7 +6,7 @@ import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import type { ScreenProps } from '../engine/screen';
+import { Screen, type ScreenProps } from '../engine/screen';
 import { LAZY_LOAD_RETRIES } from './config';
 
 /**
@@ -54,18 +54,16 @@ export function ModuleLoadFallback(): ReactElement {
   );
 }
 
-const LazyEngineScreen = lazyWithRetry<ScreenProps>(() =>
-  import('../engine/screen').then((m) => ({ default: m.Screen })),
-);
-
-/** The engine's Screen, lazy-loaded with retries, behind an error boundary with the Refresh fallback. */
+/**
+ * The engine's Screen behind an error boundary with the Refresh fallback. The engine comes with the page
+ * (its chunk is preloaded by the page's `<link rel=modulepreload>`) rather than being fetched once the shell
+ * has drawn: every route draws a screen, and waiting for it cost a round trip before the screen request
+ * could even start (issue 13). What varies per screen — its widgets and their validators — loads lazily.
+ */
 export function LazyScreen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
-  const { t } = useTranslation();
   return (
     <ErrorBoundary fallback={<ModuleLoadFallback />}>
-      <Suspense fallback={<div role="status" aria-busy="true" aria-label={t('shell.loading')} />}>
-        <LazyEngineScreen screenId={screenId} requestHeaders={requestHeaders} requestQuery={requestQuery} />
-      </Suspense>
+      <Screen screenId={screenId} requestHeaders={requestHeaders} requestQuery={requestQuery} />
     </ErrorBoundary>
   );
 }

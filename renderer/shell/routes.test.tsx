@@ -1,7 +1,7 @@
 import { act, render, screen as view, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GlobalInfo, UserDetails } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useStore } from 'jotai';
 import { useEffect, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { extractErrorMessage } from '../api/client';
 import { BASE_PATH } from './config';
 import { signUpPath } from './country';

@@ -4,37 +4,5 @@ import type { ErrorObject } from 'ajv';
 /** An ajv standalone validator: true when `data` is valid; `errors` holds what failed after a false. */
 export type GeneratedValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** Validates against screen.schema.json. */
+/** Validates against screen.schema.json (the payload and its widget envelopes, not their contents). */
 export declare const screen: GeneratedValidator;
-/** Validates against widget.schema.json. */
-export declare const widget: GeneratedValidator;
-/** Validates against widgets/button.schema.json. */
-export declare const widget_button: GeneratedValidator;
-/** Validates against widgets/checklist.schema.json. */
-export declare const widget_checklist: GeneratedValidator;
-/** Validates against widgets/choice.schema.json. */
-export declare const widget_choice: GeneratedValidator;
-/** Validates against widgets/confirmation.schema.json. */
-export declare const widget_confirmation: GeneratedValidator;
-/** Validates against widgets/empty_state.schema.json. */
-export declare const widget_empty_state: GeneratedValidator;
-/** Validates against widgets/input.schema.json. */
-export declare const widget_input: GeneratedValidator;
-/** Validates against widgets/item_list.schema.json. */
-export declare const widget_item_list: GeneratedValidator;
-/** Validates against widgets/language_chooser.schema.json. */
-export declare const widget_language_chooser: GeneratedValidator;
-/** Validates against widgets/map_pin.schema.json. */
-export declare const widget_map_pin: GeneratedValidator;
-/** Validates against widgets/multi_choice.schema.json. */
-export declare const widget_multi_choice: GeneratedValidator;
-/** Validates against widgets/place_search.schema.json. */
-export declare const widget_place_search: GeneratedValidator;
-/** Validates against widgets/popup.schema.json. */
-export declare const widget_popup: GeneratedValidator;
-/** Validates against widgets/redirect.schema.json. */
-export declare const widget_redirect: GeneratedValidator;
-/** Validates against widgets/text.schema.json. */
-export declare const widget_text: GeneratedValidator;
-/** Widget types whose validators are in validators-lazy.js (their schema says `"x-lazy": true`). */
-export declare const lazy_widget_types: readonly string[];

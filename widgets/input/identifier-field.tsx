@@ -1,5 +1,5 @@
 import type { ChangeEvent } from 'react';
-import { TextField } from '@mui/material';
+import { TextField } from './text-field';
 import type { InputContents } from '../../schemas/generated/types';
 import { upperCaseAscii } from '../../schemas/identifiers';
 import type { WidgetProps } from '../widget-props';

@@ -1,4 +1,4 @@
-import { TextField } from '@mui/material';
+import { TextField } from './text-field';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 import { IdentifierField } from './identifier-field';

@@ -1,4 +1,5 @@
-import { Box, TextField } from '@mui/material';
+import { Box } from '@mui/material';
+import { TextField } from './text-field';
 import { useTranslation } from 'react-i18next';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { TextField } from '@mui/material';
+import { TextField } from './text-field';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 import { commonFieldProps } from './shared';

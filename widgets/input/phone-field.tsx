@@ -1,28 +1,24 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Box, TextField } from '@mui/material';
+import { Box } from '@mui/material';
+import { TextField } from './text-field';
 import { useTranslation } from 'react-i18next';
-import {
-  AsYouType,
-  getCountries,
-  getCountryCallingCode,
-  isSupportedCountry,
-  parsePhoneNumberFromString,
-  type CountryCode,
-} from 'libphonenumber-js';
-import metadata from 'libphonenumber-js/metadata.min.json';
+import type { CountryCode } from 'libphonenumber-js';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
+import { COUNTRY_CALLING_CODES, loadPhoneLib, mainCountryOf, phoneLib } from './phone-lib';
 import { isRequired, stringValue } from './shared';
 
 /**
  * The country a number typed in international form belongs to, or undefined for a national number
  * (which keeps the selected country). While the number is still too short to tell countries that share
  * a calling code apart (+1, +7, +44…), the selected country is kept when it has that code, else the
- * code's main country is taken.
+ * code's main country is taken. Undefined too while libphonenumber-js is not loaded yet ({@link loadPhoneLib}).
  */
 export function countryOfNumber(raw: string, selected: string | undefined): CountryCode | undefined {
   const text = raw.trim();
-  if (!text.startsWith('+')) return undefined;
+  const lib = phoneLib();
+  if (!text.startsWith('+') || !lib) return undefined;
+  const { AsYouType, getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } = lib;
   const parsed = parsePhoneNumberFromString(text);
   if (parsed?.country) return parsed.country;
   const typing = new AsYouType();
@@ -33,7 +29,7 @@ export function countryOfNumber(raw: string, selected: string | undefined): Coun
   if (!callingCode) return undefined;
   if (selected && isSupportedCountry(selected) && getCountryCallingCode(selected) === callingCode)
     return selected;
-  const main = metadata.country_calling_codes[callingCode]?.[0];
+  const main = mainCountryOf(callingCode);
   return main && isSupportedCountry(main) ? main : undefined;
 }
 
@@ -68,8 +64,8 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
       names = undefined;
     }
     const collator = new Intl.Collator(language);
-    return getCountries()
-      .map((code) => ({ code, callingCode: getCountryCallingCode(code), name: names?.of(code) ?? code }))
+    return [...COUNTRY_CALLING_CODES]
+      .map(([code, callingCode]) => ({ code, callingCode, name: names?.of(code) ?? code }))
       .sort((a, b) => collator.compare(a.name, b.name));
   }, [language]);
 
@@ -90,7 +86,7 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         value={country}
         onChange={(e) => setCountry(e.target.value)}
         sx={{ flex: '0 0 38%', minWidth: 0 }}
-        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        slotProps={{ inputLabel: { shrink: true } }}
       >
         {country === '' && <option value="" />}
         {countries.map((c) => (
@@ -108,8 +104,13 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         onChange={(e) => {
           const raw = e.target.value;
           form.setValue(contents.field, raw);
-          const detected = countryOfNumber(raw, country);
-          if (detected && detected !== country) setCountry(detected);
+          const detect = () => {
+            const detected = countryOfNumber(raw, country);
+            if (detected && detected !== country) setCountry(detected);
+          };
+          if (phoneLib()) detect();
+          // The first keystroke fetches the library; the number typed so far is read once it is there.
+          else loadPhoneLib().then(detect, () => undefined);
         }}
         required={required}
         error={Boolean(error)}

@@ -64,7 +64,9 @@ describe('LanguageChooser, compact', () => {
     const button = screen.getByRole('button', { name: 'Change language, current language: English' });
     await userEvent.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute('aria-checked', 'true');
+    // The menu's code is a module of its own, loaded when the button is first reached.
+    const english = await screen.findByRole('menuitemradio', { name: 'English' }, { timeout: 5000 });
+    expect(english).toHaveAttribute('aria-checked', 'true');
     await userEvent.click(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
     expect(record.actions).toEqual([[{ type: 'set_language', language: 'de' }]]);
   });

@@ -1,19 +1,21 @@
-import { useId, useState } from 'react';
-import {
-  Button,
-  FormControl,
-  FormControlLabel,
-  FormLabel,
-  Menu,
-  MenuItem,
-  Radio,
-  RadioGroup,
-} from '@mui/material';
+import { Suspense, lazy, useId, useState } from 'react';
+import { Button, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup } from '@mui/material';
 import LanguageIcon from '@mui/icons-material/Language';
-import CheckIcon from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import type { LanguageChooserContents, Locale } from '../../schemas/generated/types';
+import { retryImport } from '../retry-import';
 import type { WidgetProps } from '../widget-props';
+
+/** Starts loading the compact variant's menu (./language-menu.tsx); the same promise every time. */
+let menuModule: Promise<typeof import('./language-menu')> | null = null;
+function loadMenu(): Promise<typeof import('./language-menu')> {
+  menuModule ??= retryImport(() => import('./language-menu')).catch((error: unknown) => {
+    menuModule = null;
+    throw error;
+  });
+  return menuModule;
+}
+const LanguageMenu = lazy(loadMenu);
 
 type Language = LanguageChooserContents['languages'][number];
 
@@ -58,26 +60,25 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
           aria-expanded={anchor ? true : undefined}
           aria-controls={anchor ? menuId : undefined}
           aria-label={t('widgets.language_chooser.change', { language: label })}
+          // The menu's code starts loading as the finger or the keyboard reaches the button.
+          onPointerDown={() => void loadMenu().catch(() => undefined)}
+          onFocus={() => void loadMenu().catch(() => undefined)}
           onClick={(e) => setAnchor(e.currentTarget)}
         >
           <span lang={current}>{label}</span>
         </Button>
-        <Menu id={menuId} anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-          {contents.languages.map((l) => (
-            <MenuItem
-              key={l.code}
-              lang={l.code}
-              role="menuitemradio"
-              aria-checked={l.code === current}
-              selected={l.code === current}
-              onClick={() => choose(l.code)}
-              sx={{ gap: 1 }}
-            >
-              <CheckIcon fontSize="small" sx={{ visibility: l.code === current ? 'visible' : 'hidden' }} />
-              {l.label}
-            </MenuItem>
-          ))}
-        </Menu>
+        {anchor && (
+          <Suspense fallback={null}>
+            <LanguageMenu
+              id={menuId}
+              anchor={anchor}
+              languages={contents.languages}
+              current={current}
+              onChoose={choose}
+              onClose={() => setAnchor(null)}
+            />
+          </Suspense>
+        )}
       </>
     );
   }

@@ -1,0 +1,342 @@
+/**
+ * `npm run size` (after `npm run build`): the JavaScript each client route loads, read from the built client
+ * (dist/client and its Vite manifest, dist/client/.vite/manifest.json), gzip level 9, checked against the
+ * budgets of issue 13 item 2. Deterministic (no browser, no server, no clock), so CI gates on it
+ * (.ci/test-all.sh runs it right after the build). Exits 1, naming the route and its chunks, when a route
+ * is over its budget.
+ *
+ * What a route loads (1 KB = 1000 B):
+ * - the entry (index.html's script) and every chunk it imports statically (the browser gets them through
+ *   the page's `<link rel=modulepreload>`), and the engine's `Screen` (renderer/engine/screen.tsx) with its
+ *   static imports;
+ * - for each `widget_type` named in the route's screen definition (bff/screens/<screen_id>.json, every
+ *   branch counted) whose widget is a chunk of its own: that chunk, its static imports and what it imports
+ *   dynamically (a map loads with its widget), and the widget's contents validator
+ *   (schemas/generated/validators/<widget_type>.js);
+ * - the validators of the widgets that come with the page (renderer/main.tsx preloads them at start);
+ * - on a route that needs a session, also the shell's own lazy parts (the support chat).
+ *
+ * `npm run size -- --detail [route]` prints where the bytes of a route (default sign_up) come from: the
+ * minified bytes of each source package or folder, attributed through the chunks' source maps, and the
+ * gzip size of those bytes alone. The engine line (renderer/engine without widgets, React and MUI: the
+ * engine's own modules, attributed the same way) is printed with its goal of issue 13 item 3.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { APP_ROUTES } from '../renderer/shell/route-table';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const clientDir = join(root, 'dist/client');
+const manifestPath = join(clientDir, '.vite/manifest.json');
+const screensDir = join(root, 'bff/screens');
+
+/**
+ * Budget of the sign-in route (sign_up and login, signed out), gzip bytes: what the route weighs today
+ * (217.3 KB, down from 324.4 KB) and a few KB of slack, so that it cannot grow unnoticed. The goal of
+ * issue 13 item 2 is {@link SIGN_IN_GOAL}; lower this budget as the route comes closer to it.
+ */
+export const SIGN_IN_BUDGET = 222_000;
+/** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
+export const SIGN_IN_GOAL = 170_000;
+/** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
+export const ROUTE_BUDGET = 350_000;
+/** Goal of renderer/engine without widgets, React and MUI, gzip bytes (issue 13 item 3: 12 KB). */
+export const ENGINE_GOAL = 12_000;
+/** Routes whose budget is {@link SIGN_IN_BUDGET}. */
+const SIGN_IN_SCREENS: ReadonlySet<string> = new Set(['sign_up', 'login']);
+
+/** One chunk of the Vite manifest (only the fields read here). */
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const ENTRY = 'index.html';
+const ENGINE_SCREEN = 'engine/screen.tsx';
+
+function readManifest(): Manifest {
+  if (!existsSync(manifestPath)) {
+    console.error(`size budget: ${manifestPath} is missing; run \`npm run build\` first.`);
+    process.exit(2);
+  }
+  return JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+}
+
+/**
+ * Manifest keys of `keys` and everything they import statically, and with `dynamic` what they import
+ * dynamically too — except the dynamic imports of the chunks in `base` (the entry and the engine, which
+ * import every lazy widget: a widget that imports them does not load the others).
+ */
+function closure(
+  manifest: Manifest,
+  keys: Iterable<string>,
+  dynamic: boolean,
+  base: ReadonlySet<string> = new Set(),
+): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`manifest has no chunk ${key}`);
+    seen.add(key);
+    for (const next of chunk.imports ?? []) visit(next);
+    if (dynamic && !base.has(key)) for (const next of chunk.dynamicImports ?? []) visit(next);
+  };
+  for (const key of keys) visit(key);
+  return seen;
+}
+
+/** Every `widget_type` string in a screen definition (all branches: conditions, fallbacks, `$each`). */
+function widgetTypesOf(screenId: string): Set<string> {
+  const types = new Set<string>();
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'widget_type' && typeof inner === 'string') types.add(inner);
+        else visit(inner);
+      }
+    }
+  };
+  visit(JSON.parse(readFileSync(join(screensDir, `${screenId}.json`), 'utf8')));
+  return types;
+}
+
+/** The manifest key of the module at `srcSuffix` (a path from the repository root), if it is a chunk's entry. */
+function keyOf(manifest: Manifest, srcSuffix: string): string | undefined {
+  return Object.keys(manifest).find((key) => key === srcSuffix || key.endsWith(`/${srcSuffix}`));
+}
+
+/** One route's chunks (manifest keys). */
+function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): Set<string> {
+  const start = [ENTRY, ENGINE_SCREEN].filter((key) => manifest[key]);
+  const base = closure(manifest, start, false);
+  const chunks = new Set(base);
+  if (!isPublic) {
+    const shellLazy = (manifest[ENTRY]?.dynamicImports ?? []).filter((key) => key.startsWith('shell/'));
+    for (const key of closure(manifest, shellLazy, true, base)) chunks.add(key);
+  }
+  // Widgets that come with the page (no chunk of their own) have their validators preloaded at start.
+  const eager = Object.keys(manifest)
+    .map((key) => /schemas\/generated\/validators\/([a-z_]+)\.js$/.exec(key)?.[1])
+    .filter((type): type is string => type !== undefined)
+    .filter((type) => !keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`));
+  for (const type of new Set([...eager, ...widgetTypesOf(screenId)])) {
+    const widget = keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`);
+    if (widget) for (const key of closure(manifest, [widget], true, base)) chunks.add(key);
+    const validator = keyOf(manifest, `schemas/generated/validators/${type}.js`);
+    if (validator) for (const key of closure(manifest, [validator], false)) chunks.add(key);
+  }
+  return chunks;
+}
+
+const gzipCache = new Map<string, { raw: number; gzip: number }>();
+
+/** Raw and gzip (level 9, as the bench measures) bytes of a built file under dist/client. */
+function sizeOf(file: string): { raw: number; gzip: number } {
+  let size = gzipCache.get(file);
+  if (!size) {
+    const body = readFileSync(join(clientDir, file));
+    size = { raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+    gzipCache.set(file, size);
+  }
+  return size;
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+
+// ---- source attribution through source maps (for --detail and the engine line) ----
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Decodes one line of source-map mappings into segments [generated column, source index?]. */
+function decodeLine(line: string, state: { source: number }): Array<[number, number | undefined]> {
+  const segments: Array<[number, number | undefined]> = [];
+  let column = 0;
+  for (const segment of line.split(',')) {
+    if (segment === '') continue;
+    const fields: number[] = [];
+    let value = 0;
+    let shift = 0;
+    for (const char of segment) {
+      const digit = BASE64.indexOf(char);
+      value += (digit & 31) << shift;
+      if (digit & 32) shift += 5;
+      else {
+        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = 0;
+        shift = 0;
+      }
+    }
+    column += fields[0] ?? 0;
+    if (fields.length >= 4) {
+      state.source += fields[1] ?? 0;
+      segments.push([column, state.source]);
+    } else segments.push([column, undefined]);
+  }
+  return segments;
+}
+
+/** The text of a built file cut into pieces per original source (repository-relative path, or '(unmapped)'). */
+function piecesBySource(file: string): Map<string, string> {
+  const code = readFileSync(join(clientDir, file), 'utf8');
+  if (!existsSync(join(clientDir, `${file}.map`))) return new Map([['(unmapped)', code]]);
+  const map = JSON.parse(readFileSync(join(clientDir, `${file}.map`), 'utf8')) as {
+    sources: string[];
+    mappings: string;
+  };
+  const sources = map.sources.map((s) => {
+    const abs = join(clientDir, 'assets', s);
+    return abs.startsWith(root) ? abs.slice(root.length) : s;
+  });
+  const out = new Map<string, string>();
+  const add = (source: string, text: string) => out.set(source, (out.get(source) ?? '') + text);
+  const lines = code.split('\n');
+  const state = { source: 0 };
+  map.mappings.split(';').forEach((mapping, index) => {
+    const text = lines[index] ?? '';
+    const segments = decodeLine(mapping, state);
+    if (segments.length === 0) {
+      add('(unmapped)', text);
+      return;
+    }
+    add('(unmapped)', text.slice(0, segments[0]![0]));
+    segments.forEach(([column, source], i) => {
+      const end = segments[i + 1]?.[0] ?? text.length;
+      add(source === undefined ? '(unmapped)' : (sources[source] ?? '(unmapped)'), text.slice(column, end));
+    });
+  });
+  return out;
+}
+
+/** A source path grouped for reading: a package name, or the repository folder (two levels). */
+function groupOf(source: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
+  if (pkg) return pkg[1]!;
+  if (source.startsWith('(')) return source;
+  return source.split('/').slice(0, 2).join('/');
+}
+
+/** Raw and gzip bytes of the code of each group across `files`. */
+function attribute(
+  files: Iterable<string>,
+  group: (source: string) => string | undefined,
+): Map<string, { raw: number; gzip: number }> {
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    for (const [source, text] of piecesBySource(file)) {
+      const name = group(source);
+      if (name !== undefined) texts.set(name, (texts.get(name) ?? '') + text);
+    }
+  }
+  return new Map(
+    [...texts].map(([name, text]) => [
+      name,
+      { raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length },
+    ]),
+  );
+}
+
+/** Gzip bytes of renderer/engine's own code (no widget, React, MUI or other package), from the source maps. */
+function engineSize(manifest: Manifest): { raw: number; gzip: number } {
+  const files = Object.values(manifest)
+    .map((chunk) => chunk.file)
+    .filter((file) => file.endsWith('.js'));
+  const sizes = attribute(files, (source) => (source.startsWith('renderer/engine/') ? 'engine' : undefined));
+  return sizes.get('engine') ?? { raw: 0, gzip: 0 };
+}
+
+// ---- main ----
+
+const manifest = readManifest();
+const args = process.argv.slice(2);
+const screenIds = new Set(
+  readdirSync(screensDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5)),
+);
+const routes = APP_ROUTES.filter((route) => screenIds.has(route.screenId));
+
+let failed = false;
+const rows: string[] = [];
+for (const route of routes) {
+  const chunks = routeChunks(manifest, route.screenId, route.public);
+  const files = [...chunks].map((key) => manifest[key]!.file).filter((file) => file.endsWith('.js'));
+  const raw = files.reduce((sum, file) => sum + sizeOf(file).raw, 0);
+  const gzip = files.reduce((sum, file) => sum + sizeOf(file).gzip, 0);
+  const signIn = SIGN_IN_SCREENS.has(route.screenId);
+  const budget = signIn ? SIGN_IN_BUDGET : ROUTE_BUDGET;
+  const ok = gzip <= budget;
+  if (!ok) failed = true;
+  rows.push(
+    `${ok ? 'ok  ' : 'OVER'} /propertyOnboard/${route.path.padEnd(14)} ${kb(gzip).padStart(9)} gzip` +
+      ` (${kb(raw).padStart(9)} raw, ${String(files.length).padStart(2)} files)  budget ${kb(budget)}` +
+      (signIn ? `, goal ${kb(SIGN_IN_GOAL)} (issue 13)` : ''),
+  );
+  if (!ok) {
+    rows.push(`     over by ${kb(gzip - budget)}; its files, largest first:`);
+    for (const file of files.sort((a, b) => sizeOf(b).gzip - sizeOf(a).gzip)) {
+      rows.push(`       ${file}: ${kb(sizeOf(file).gzip)} gzip`);
+    }
+  }
+}
+console.log('JavaScript per route (dist/client, gzip -9; 1 KB = 1000 B):');
+for (const row of rows) console.log(`  ${row}`);
+// What the page's own code imports dynamically, other than widgets, validators and the shell's lazy parts:
+// loaded on first use (libphonenumber-js with the first keystroke, the language menu when it is reached).
+const base = closure(
+  manifest,
+  [ENTRY, ENGINE_SCREEN].filter((key) => manifest[key]),
+  false,
+);
+const onUse = [...base]
+  .flatMap((key) => manifest[key]!.dynamicImports ?? [])
+  .filter((key) => !/(^|\/)(widgets\/[a-z-]+\/index\.ts|schemas\/generated\/validators\/)/.test(key))
+  .filter((key) => !key.startsWith('shell/') && !base.has(key));
+const onUseFiles = [...closure(manifest, new Set(onUse), false)]
+  .filter((key) => !base.has(key))
+  .map((key) => manifest[key]!.file)
+  .filter((file) => file.endsWith('.js'));
+console.log(
+  `  not counted above, loaded on first use by the page's code (${[...new Set(onUse)].join(', ')}): ` +
+    `${kb(onUseFiles.reduce((sum, file) => sum + sizeOf(file).gzip, 0))} gzip`,
+);
+const engine = engineSize(manifest);
+console.log(
+  `  renderer/engine without widgets, React and MUI: ${kb(engine.gzip)} gzip (${kb(engine.raw)} raw), goal ${kb(ENGINE_GOAL)} (issue 13 item 3)`,
+);
+
+const detailAt = args.indexOf('--detail');
+if (detailAt >= 0) {
+  const screenId = args[detailAt + 1] ?? 'sign_up';
+  const route = routes.find((r) => r.screenId === screenId || r.path === screenId);
+  if (!route) throw new Error(`no route ${screenId}`);
+  const files = [...routeChunks(manifest, route.screenId, route.public)]
+    .map((key) => manifest[key]!.file)
+    .filter((file) => file.endsWith('.js'));
+  console.log(
+    `\nWhere the JavaScript of /propertyOnboard/${route.path} comes from (gzip of each part alone):`,
+  );
+  for (const file of files)
+    console.log(`  ${file}: ${kb(sizeOf(file).gzip)} gzip, ${kb(sizeOf(file).raw)} raw`);
+  const parts = [...attribute(files, groupOf)].sort((a, b) => b[1].raw - a[1].raw);
+  for (const [name, size] of parts) {
+    console.log(`  ${name.padEnd(48)} ${kb(size.raw).padStart(9)} raw ${kb(size.gzip).padStart(9)} gzip`);
+  }
+}
+
+if (failed) {
+  console.error(
+    `size budget: a route's JavaScript is over its budget (sign-in ${kb(SIGN_IN_BUDGET)}, every route ${kb(ROUTE_BUDGET)} gzip; ` +
+      `issue 13 item 2 asks for ${kb(SIGN_IN_GOAL)} and ${kb(ROUTE_BUDGET)}). ` +
+      'Make what the route does not need lazy, or see `npm run size -- --detail <route>`.',
+  );
+  process.exit(1);
+}
