@@ -16,16 +16,21 @@ export interface OidcStandIn {
   close(): Promise<void>;
 }
 
+/** Added to a login by the sign-in page when 'E-mail verified' is unticked. */
+export const UNVERIFIED_SUFFIX = '#unverified';
+
 /**
  * The provider's account for a login name typed on the stand-in's sign-in page: the login is the e-mail;
- * one starting with `unverified` has `email_verified: false`. `sub` is a hash of it (stable per login).
+ * one starting with `unverified`, or ending with {@link UNVERIFIED_SUFFIX}, has `email_verified: false`. `sub` is a
+ * hash of the e-mail (the same provider account whatever the box said).
  */
 export function standInAccount(login: string) {
-  const email = login.trim().toLowerCase();
+  const unverified = login.endsWith(UNVERIFIED_SUFFIX);
+  const email = (unverified ? login.slice(0, -UNVERIFIED_SUFFIX.length) : login).trim().toLowerCase();
   return {
     sub: `sub-${createHash('sha256').update(email).digest('hex').slice(0, 24)}`,
     email,
-    email_verified: !email.startsWith('unverified'),
+    email_verified: !unverified && !email.startsWith('unverified'),
     name: email.split('@')[0] ?? email,
   };
 }
@@ -34,8 +39,9 @@ const page = (
   uid: string,
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stand-in provider</title>
 <meta name="viewport" content="width=device-width"></head><body><main><h1>Stand-in provider sign-in</h1>
-<form method="post" action="/interaction/${uid}/login"><label>E-mail <input name="login" type="email" required></label>
-<button type="submit">Sign in and allow</button></form></main></body></html>`;
+<form method="post" action="/interaction/${uid}/login"><p><label>E-mail <input name="login" type="email" required></label></p>
+<p><label><input name="email_verified" type="checkbox" value="yes" checked> E-mail verified</label></p>
+<input type="hidden" name="from_page" value="1"><button type="submit">Sign in and allow</button></form></main></body></html>`;
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
@@ -67,7 +73,9 @@ export async function startOidcStandIn(options: {
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(details.uid));
           return;
         }
-        const login = (await readForm(req)).get('login') ?? '';
+        const form = await readForm(req);
+        // A test's direct POST (no box at all) means verified; the page sends the box's state.
+        const login = `${form.get('login') ?? ''}${form.has('login') && form.get('email_verified') === null && form.get('from_page') ? UNVERIFIED_SUFFIX : ''}`;
         const accountId = standInAccount(login).sub;
         logins.set(accountId, login);
         const grant = new provider.Grant({ accountId, clientId: details.params.client_id ?? '' });

@@ -13,6 +13,7 @@ import { MultiChoice } from '../../widgets/multi-choice';
 import { PlaceSearch } from '../../widgets/place-search';
 import { Popup } from '../../widgets/popup';
 import { Redirect } from '../../widgets/redirect';
+import { SocialLoginButtons } from '../../widgets/social-login-buttons';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
 
@@ -37,6 +38,7 @@ export const widgetRegistry = {
   item_list: ItemList,
   map_pin: MapPin,
   place_search: PlaceSearch,
+  social_login_buttons: SocialLoginButtons,
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),

@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   Navigate,
@@ -40,6 +40,11 @@ import { rememberPendingRedirect, takePendingRedirect } from './pending-redirect
 import { signOut } from './session';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
+
+/** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
+const SocialLoginReturn = lazy(() =>
+  import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
+);
 
 /** The current screen's payload asked to hide the footer (set through ShellHost.setFooterHidden). */
 const screenHidesFooterAtom = atom(false);
@@ -235,6 +240,22 @@ export const appRoutes: RouteObject[] = [
     children: [
       { path: '/route/redirect/propertyOnboard', element: <RedirectEntry /> },
       { path: '/404', element: <NotFoundPage /> },
+      {
+        path: `${BASE_PATH}/social_login/:oauth_mode`,
+        element: (
+          <Suspense>
+            <SocialLoginReturn />
+          </Suspense>
+        ),
+      },
+      {
+        path: `${BASE_PATH}/:country_iso_code/social_login/:oauth_mode`,
+        element: (
+          <Suspense>
+            <SocialLoginReturn />
+          </Suspense>
+        ),
+      },
       { path: `${BASE_PATH}`, element: <OnboardPage /> },
       { path: `${BASE_PATH}/*`, element: <OnboardPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -224,7 +224,8 @@ export type WidgetType =
   | 'document_uploader'
   | 'photo_gallery'
   | 'property_card'
-  | 'referral_header';
+  | 'referral_header'
+  | 'social_login_buttons';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -3896,6 +3897,39 @@ export interface ReferralHeaderContents {
    * Badge beside a verified code ('Verified').
    */
   verified_label?: string;
+}
+/**
+ * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialLoginButtonsContents".
+ */
+export interface SocialLoginButtonsContents {
+  /**
+   * Text above the buttons (e.g. 'or continue with'), shown only when a button is.
+   */
+  divider?: string;
+  /**
+   * sign_in (default); link adds the provider to the signed-in owner (Account) and hides providers already linked.
+   */
+  intent?: 'sign_in' | 'link';
+  /**
+   * The buttons in order; a provider the server has not configured is not drawn.
+   *
+   * @maxItems 4
+   */
+  providers: {
+    provider: 'google' | 'facebook' | 'apple' | 'truecaller';
+    label: string;
+  }[];
+  /**
+   * Shown while Truecaller's answer is awaited.
+   */
+  truecaller_waiting?: string;
+  /**
+   * Shown when Truecaller verified no number (app missing, no callback after the polls, or 'use another number'): the phone code is the way in.
+   */
+  truecaller_fallback?: string;
 }
 /**
  * A heading or a paragraph.

@@ -34,6 +34,8 @@ export declare const widget_place_search: GeneratedValidator;
 export declare const widget_popup: GeneratedValidator;
 /** Validates against widgets/redirect.schema.json. */
 export declare const widget_redirect: GeneratedValidator;
+/** Validates against widgets/social_login_buttons.schema.json. */
+export declare const widget_social_login_buttons: GeneratedValidator;
 /** Validates against widgets/text.schema.json. */
 export declare const widget_text: GeneratedValidator;
 /** Widget types whose validators are in validators-lazy.js (their schema says `"x-lazy": true`). */
