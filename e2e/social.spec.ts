@@ -100,3 +100,80 @@ test('an unverified e-mail of an existing owner is refused, and the owner is ask
     'Your Facebook e-mail address is not verified. Please sign in another way first, then link Facebook from Account.',
   );
 });
+
+/**
+ * Truecaller (issue 11 item 3, SPEC §4, §9): the page stands in for the phone — Truecaller's sheet takes the
+ * focus when the deep link opens and gives it back when it closes — and the test stands in for Truecaller's
+ * server, calling the app back with a token for the stand-in profile endpoint (e2e/social-stand-ins.ts).
+ */
+test.describe('Truecaller', () => {
+  const TRUECALLER_PROFILE = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1001}/v1/default`;
+
+  /** The app opens when the deep link is asked for (`appInstalled`), i.e. the page loses the focus. */
+  const phone = async (page: Page, appInstalled: boolean) => {
+    await page.addInitScript((installed) => {
+      const w = window as unknown as { __focused: boolean };
+      w.__focused = true;
+      document.hasFocus = () => w.__focused;
+      const original = window.fetch.bind(window);
+      window.fetch = async (...args: Parameters<typeof fetch>) => {
+        const answer = await original(...args);
+        if (
+          installed &&
+          String(args[0] instanceof Request ? args[0].url : args[0]).includes('/truecaller/request')
+        )
+          w.__focused = false;
+        return answer;
+      };
+    }, appInstalled);
+  };
+  const closeSheet = (page: Page) =>
+    page.evaluate(() => {
+      (window as unknown as { __focused: boolean }).__focused = true;
+    });
+
+  test('signs in with the number Truecaller verified', async ({ page }) => {
+    await phone(page, true);
+    await page.goto('/propertyOnboard/sign_up');
+    const asked = page.waitForResponse('**/hms_ms/api/v1/users/truecaller/request');
+    await page.getByRole('button', { name: 'Continue with Truecaller' }).click();
+    const nonce = ((await (await asked).json()) as { data: { request_nonce: string } }).data.request_nonce;
+    await expect(page.getByText('Confirm in Truecaller…')).toBeVisible();
+    const digits = `9198${String(Date.now() % 10_000_000).padStart(7, '0')}1`;
+    const called = await page.request.post('/hms_ms/api/v1/users/truecaller/callback', {
+      data: { requestId: nonce, accessToken: `token-${digits}`, endpoint: TRUECALLER_PROFILE },
+    });
+    expect(called.status()).toBe(204);
+    await closeSheet(page);
+    await expect(page.getByRole('heading', { name: 'Introduce your property' })).toBeVisible();
+    await page.goto('/propertyOnboard/account');
+    await expect(page.getByText(`+${digits}`)).toBeVisible();
+  });
+
+  test('falls back to the phone code when Truecaller is not installed', async ({ page }) => {
+    await phone(page, false);
+    await page.goto('/propertyOnboard/sign_up');
+    await page.getByRole('button', { name: 'Continue with Truecaller' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Please sign in with a one-time code' }),
+    ).toBeVisible();
+    await expect(page.getByLabel('Mobile number')).toBeVisible();
+  });
+
+  test("falls back to the phone code for 'use another number'", async ({ page }) => {
+    await phone(page, true);
+    await page.goto('/propertyOnboard/sign_up');
+    const asked = page.waitForResponse('**/hms_ms/api/v1/users/truecaller/request');
+    await page.getByRole('button', { name: 'Continue with Truecaller' }).click();
+    const nonce = ((await (await asked).json()) as { data: { request_nonce: string } }).data.request_nonce;
+    await page.request.post('/hms_ms/api/v1/users/truecaller/callback', {
+      data: { requestId: nonce, status: 'used_another_number' },
+    });
+    await closeSheet(page);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Please sign in with a one-time code' }),
+    ).toBeVisible();
+    const state = await page.request.get('/hms_ms/api/v2/sign_in');
+    expect(((await state.json()) as { data: { is_logged_in: boolean } }).data.is_logged_in).toBe(false);
+  });
+});
