@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signUp } from './helpers';
 
 /**
  * Sign-in through Google, Facebook and Apple against a real OpenID Provider standing in for each
@@ -99,6 +100,26 @@ test('an unverified e-mail of an existing owner is refused, and the owner is ask
     page,
     'Your Facebook e-mail address is not verified. Please sign in another way first, then link Facebook from Account.',
   );
+});
+
+test('an owner links Google from Account, then signs in with it', async ({ page, request }) => {
+  const phone = await signUp(page, request);
+  await page.goto('/propertyOnboard/account');
+  await page.getByRole('button', { name: 'Link Google' }).click();
+  // An address Google did not verify links only this way: from a signed-in owner.
+  const email = uniqueEmail();
+  await signInAtProvider(page, email, false);
+  await expect(page).toHaveURL(/\/propertyOnboard\/account$/);
+  await expect(page.getByText('Google is linked to your account')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Link Google' })).toHaveCount(0);
+
+  await page.context().clearCookies();
+  await page.goto('/propertyOnboard/login');
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await signInAtProvider(page, email, false);
+  await expect(page).not.toHaveURL(/social_login/);
+  await page.goto('/propertyOnboard/account');
+  await expect(page.getByText(phone.e164)).toBeVisible();
 });
 
 /**

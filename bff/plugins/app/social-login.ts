@@ -33,6 +33,18 @@ export default fp<{ config: Config; now: () => number; fetch?: typeof fetch }>(
         production: config.nodeEnv === 'production',
       }),
     );
+    // Attempts and Truecaller requests are refused once expired; this keeps the tables small.
+    const purge = setInterval(() => {
+      const cutoff = new Date(now() - 24 * 3600_000);
+      app.db
+        .deleteFrom('social_login_attempts')
+        .where('expires_at', '<', cutoff)
+        .execute()
+        .then(() => app.db.deleteFrom('truecaller_requests').where('expires_at', '<', cutoff).execute())
+        .catch((err: unknown) => app.log.error({ err }, 'social login purge failed'));
+    }, 3600_000);
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
   },
   { name: 'social-login', dependencies: ['db'] },
 );
