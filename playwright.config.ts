@@ -11,6 +11,13 @@ import { join } from 'node:path';
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'onboard-e2e-'));
+// Stand-ins for Google/Facebook/Apple (a real oidc-provider) and Truecaller's profile endpoint (e2e/social-stand-ins.ts).
+const oidcIssuer = `http://127.0.0.1:${port + 1000}`;
+const truecallerHost = `127.0.0.1:${port + 1001}`;
+const provider = (name: string) => ({
+  [`${name}_CLIENT_ID`]: `${name.toLowerCase()}-client`,
+  [`${name}_CLIENT_SECRET`]: `${name.toLowerCase()}-secret-0123456789abcdef`,
+});
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -40,27 +47,50 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [{ name: 'mobile', use: { ...devices['Pixel 7'], launchOptions: chromium } }],
-  webServer: {
-    command: 'npx tsx bff/server.ts',
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '0',
-      // End-to-end tests sign up many numbers from one address quickly.
-      OTP_RESEND_COOLDOWN_MS: '1000',
-      // The main app of e2e/sso.spec.ts: it serves its keys and home page on this loopback port.
-      SSO_JWKS_URL: 'http://127.0.0.1:47305/.well-known/jwks.json',
-      SSO_ISSUER: 'https://main-app.e2e.test',
-      SSO_AUDIENCE: 'property-onboarding',
-      SSO_SIGN_OUT_URL: 'http://127.0.0.1:47305/main-app',
+  webServer: [
+    {
+      command: 'npx tsx e2e/social-stand-ins.ts',
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(port) },
     },
-  },
+    {
+      command: 'npx tsx bff/server.ts',
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MAX: '0',
+        // End-to-end tests sign up many numbers from one address quickly.
+        OTP_RESEND_COOLDOWN_MS: '1000',
+        GOOGLE_ISSUER: oidcIssuer,
+        ...provider('GOOGLE'),
+        APPLE_ISSUER: oidcIssuer,
+        ...provider('APPLE'),
+        FACEBOOK_ISSUER: oidcIssuer,
+        FACEBOOK_AUTH_URL: `${oidcIssuer}/auth`,
+        FACEBOOK_TOKEN_URL: `${oidcIssuer}/token`,
+        FACEBOOK_USERINFO_URL: `${oidcIssuer}/me`,
+        FACEBOOK_SCOPE: 'openid email',
+        ...provider('FACEBOOK'),
+        TRUECALLER_PARTNER_KEY: 'e2e-partner-key',
+        TRUECALLER_PROFILE_HOSTS: truecallerHost,
+        // The main app of e2e/sso.spec.ts: it serves its keys and home page on this loopback port.
+        SSO_JWKS_URL: 'http://127.0.0.1:47305/.well-known/jwks.json',
+        SSO_ISSUER: 'https://main-app.e2e.test',
+        SSO_AUDIENCE: 'property-onboarding',
+        SSO_SIGN_OUT_URL: 'http://127.0.0.1:47305/main-app',
+      },
+    },
+  ],
 });

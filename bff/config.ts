@@ -63,6 +63,25 @@ const envJsonSchema = {
     SSO_CLOCK_TOLERANCE_S: { type: 'integer', default: 30, minimum: 0, maximum: 300 },
     SSO_SIGN_OUT_URL: { type: 'string', default: '' },
     SSO_JWKS_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 100, maximum: 60000 },
+    GOOGLE_ISSUER: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    GOOGLE_CLIENT_ID: { type: 'string', default: '' },
+    GOOGLE_CLIENT_SECRET: { type: 'string', default: '' },
+    FACEBOOK_ISSUER: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    FACEBOOK_AUTH_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    FACEBOOK_TOKEN_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    FACEBOOK_USERINFO_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    FACEBOOK_CLIENT_ID: { type: 'string', default: '' },
+    FACEBOOK_CLIENT_SECRET: { type: 'string', default: '' },
+    FACEBOOK_SCOPE: { type: 'string', default: 'email public_profile' },
+    APPLE_ISSUER: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    APPLE_CLIENT_ID: { type: 'string', default: '' },
+    APPLE_CLIENT_SECRET: { type: 'string', default: '' },
+    TRUECALLER_PARTNER_KEY: { type: 'string', default: '' },
+    TRUECALLER_PARTNER_NAME: { type: 'string', default: '' },
+    TRUECALLER_PROFILE_HOSTS: {
+      type: 'string',
+      default: 'profile4.truecaller.com,profile4-noneu.truecaller.com,profile4-eu.truecaller.com',
+    },
   },
 } as const;
 
@@ -182,6 +201,22 @@ export interface Config {
    * answers 404).
    */
   sso: SsoConfig | null;
+  /**
+   * Sign-in providers (issue 11 item 2, SPEC §1, §9 login providers): one entry per configured provider;
+   * a provider without a client id and secret, or without an issuer (or, for Facebook, its three endpoint
+   * URLs), is null and shows no button.
+   */
+  socialProviders: Record<SocialProviderName, SocialProviderConfig | null>;
+  /**
+   * Truecaller (issue 11 item 3, SPEC §4, §9): partner key and name of the deep link
+   * (TRUECALLER_PARTNER_KEY, TRUECALLER_PARTNER_NAME); null when no key is set (no Truecaller button).
+   */
+  truecaller: { partnerKey: string; partnerName: string } | null;
+  /**
+   * Hosts the Truecaller profile may be fetched from (TRUECALLER_PROFILE_HOSTS, comma list, lower case,
+   * https only); the `endpoint` of a callback on any other host is refused (no server-side request forgery).
+   */
+  truecallerProfileHosts: string[];
 }
 
 /** Asymmetric JWS algorithms a main-app token may be signed with; `none` and HMAC (HS*) are never allowed. */
@@ -264,6 +299,43 @@ function ssoFromRaw(raw: {
   };
 }
 
+/** The OpenID Connect / OAuth 2.0 providers (SPEC §9 'Login providers'; Truecaller has its own flow). */
+export type SocialProviderName = 'google' | 'facebook' | 'apple';
+
+/**
+ * One provider's client registration: `<PROVIDER>_ISSUER` (OpenID discovery), `<PROVIDER>_CLIENT_ID`,
+ * `<PROVIDER>_CLIENT_SECRET`; for Facebook `FACEBOOK_AUTH_URL`, `FACEBOOK_TOKEN_URL` and
+ * `FACEBOOK_USERINFO_URL` may replace discovery (then `endpoints` is set and `issuer` is the issuer the
+ * ID token, if any, must carry: FACEBOOK_ISSUER or https://www.facebook.com).
+ */
+export interface SocialProviderConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Explicit endpoints instead of discovery (Facebook's Graph API). */
+  endpoints: { authorization: string; token: string; userinfo: string } | null;
+  /** Scope of the authorization request (space separated). */
+  scope: string;
+}
+
+function socialProvider(
+  issuer: string,
+  clientId: string,
+  clientSecret: string,
+  scope: string,
+  endpoints: SocialProviderConfig['endpoints'] = null,
+): SocialProviderConfig | null {
+  if (!clientId || !clientSecret) return null;
+  if (!issuer && !endpoints) return null;
+  return {
+    issuer: (issuer || 'https://www.facebook.com').replace(/\/+$/, ''),
+    clientId,
+    clientSecret,
+    endpoints,
+    scope,
+  };
+}
+
 type RawEnv = {
   [
     K in keyof (typeof envJsonSchema)['properties']
@@ -341,6 +413,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportMessagesPerMinute: raw.SUPPORT_MESSAGES_PER_MINUTE,
     supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
     sso: ssoFromRaw(raw),
+    socialProviders: {
+      google: socialProvider(
+        raw.GOOGLE_ISSUER,
+        raw.GOOGLE_CLIENT_ID,
+        raw.GOOGLE_CLIENT_SECRET,
+        'openid email profile',
+      ),
+      facebook: socialProvider(
+        raw.FACEBOOK_ISSUER,
+        raw.FACEBOOK_CLIENT_ID,
+        raw.FACEBOOK_CLIENT_SECRET,
+        raw.FACEBOOK_SCOPE,
+        raw.FACEBOOK_AUTH_URL && raw.FACEBOOK_TOKEN_URL && raw.FACEBOOK_USERINFO_URL
+          ? {
+              authorization: raw.FACEBOOK_AUTH_URL,
+              token: raw.FACEBOOK_TOKEN_URL,
+              userinfo: raw.FACEBOOK_USERINFO_URL,
+            }
+          : null,
+      ),
+      apple: socialProvider(
+        raw.APPLE_ISSUER,
+        raw.APPLE_CLIENT_ID,
+        raw.APPLE_CLIENT_SECRET,
+        'openid email name',
+      ),
+    },
+    truecaller: raw.TRUECALLER_PARTNER_KEY
+      ? {
+          partnerKey: raw.TRUECALLER_PARTNER_KEY,
+          partnerName: raw.TRUECALLER_PARTNER_NAME || 'Property onboarding',
+        }
+      : null,
+    truecallerProfileHosts: raw.TRUECALLER_PROFILE_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== ''),
   };
 }
 

@@ -370,6 +370,52 @@ export const errorDefinitions = {
     field: 'phone',
   },
   ONB_RATE_LIMITED: { status: 429, key: 'errors.try_later', message: 'Please try after some time.' },
+  ONB_SOCIAL_PROVIDER_UNKNOWN: {
+    status: 404,
+    key: 'screens.social_login.errors.provider_unknown',
+    message: 'This way of signing in is not available.',
+  },
+  ONB_SOCIAL_LOGIN_FAILED: {
+    status: 400,
+    key: 'screens.social_login.errors.failed',
+    message: 'Signing in with {{provider}} did not work. Please try again.',
+  },
+  ONB_SOCIAL_EMAIL_UNVERIFIED: {
+    status: 409,
+    key: 'screens.social_login.errors.email_unverified',
+    message:
+      'Your {{provider}} e-mail address is not verified. Please sign in another way first, then link {{provider}} from Account.',
+  },
+  ONB_SOCIAL_ALREADY_LINKED: {
+    status: 409,
+    key: 'screens.social_login.errors.already_linked',
+    message: 'This {{provider}} account is already linked to another profile.',
+  },
+  ONB_SOCIAL_NOT_OWNER: {
+    status: 403,
+    key: 'screens.social_login.errors.not_owner',
+    message: "This account is not registered as an Owner's account. Please login with Owner credentials.",
+  },
+  ONB_SOCIAL_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    key: 'errors.internal',
+    message: 'The sign-in provider could not be reached',
+  },
+  ONB_TRUECALLER_PENDING: {
+    status: 409,
+    key: 'screens.social_login.errors.truecaller_pending',
+    message: 'No callback received',
+  },
+  ONB_TRUECALLER_REJECTED: {
+    status: 400,
+    key: 'screens.social_login.errors.truecaller_rejected',
+    message: 'Truecaller did not verify your number. Please sign in with a code.',
+  },
+  ONB_TRUECALLER_ENDPOINT_REFUSED: {
+    status: 400,
+    key: 'errors.invalid_input',
+    message: 'Invalid Input',
+  },
   ONB_INTERNAL: { status: 500, key: 'errors.internal', message: 'Internal Server Error' },
   ONB_NOT_READY: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; key: string; message: string; field?: string }>;

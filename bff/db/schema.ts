@@ -7,8 +7,8 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface UsersTable {
   /** UUID. */
   id: string;
-  /** E.164, unique. */
-  phone: string;
+  /** E.164, unique; null for an account created through a provider with no number (migration 0013). */
+  phone: string | null;
   /** ISO2 of the phone number's country. */
   country_code: string;
   email: string | null;
@@ -296,6 +296,60 @@ export interface Database {
   support_conversations: SupportConversationsTable;
   support_messages: SupportMessagesTable;
   sso_used_tokens: SsoUsedTokensTable;
+  social_identities: SocialIdentitiesTable;
+  social_login_attempts: SocialLoginAttemptsTable;
+  truecaller_requests: TruecallerRequestsTable;
+}
+
+/** Table `social_identities`: a provider account (`provider` + its `subject`) linked to a user (migration 0013). */
+export interface SocialIdentitiesTable {
+  /** UUID. */
+  id: string;
+  /** google | facebook | apple (SPEC §9 login providers). */
+  provider: string;
+  /** The provider's stable account id (`sub` claim, or Facebook's `id`). */
+  subject: string;
+  user_id: string;
+  /** The provider's e-mail at linking time, when it gave one. */
+  email: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+/**
+ * Table `social_login_attempts`: an authorization request in progress (migration 0013). `id` is the hex
+ * SHA-256 of `state`; `browser_hash` the hex SHA-256 of the `onboard_oauth` cookie; single use.
+ */
+export interface SocialLoginAttemptsTable {
+  id: string;
+  provider: string;
+  browser_hash: string;
+  nonce: string;
+  /** PKCE verifier (RFC 7636), kept only until the code is exchanged. */
+  code_verifier: string;
+  /** Set when a signed-in owner links the provider to their account (Account screen). */
+  link_user_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+}
+
+/**
+ * Table `truecaller_requests`: one Truecaller verification (SPEC §4), `id` = the request nonce of the deep
+ * link; `browser_hash` binds it to the browser that asked. Status pending → verified | rejected |
+ * used_another_number.
+ */
+export interface TruecallerRequestsTable {
+  id: string;
+  browser_hash: string;
+  status: Generated<string>;
+  /** E.164 number of the verified Truecaller profile. */
+  phone: string | null;
+  /** ISO2 country of the profile. */
+  country_code: string | null;
+  email: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
 }
 
 /** A `users` row as read. */
@@ -318,5 +372,7 @@ export type LeadContractRow = Selectable<LeadContractsTable>;
 export type ContactVerificationRow = Selectable<ContactVerificationsTable>;
 /** A `profile_switches` row as read. */
 export type ProfileSwitchRow = Selectable<ProfileSwitchesTable>;
+/** A `social_login_attempts` row as read. */
+export type SocialLoginAttemptRow = Selectable<SocialLoginAttemptsTable>;
 /** A `support_messages` row as read. */
 export type SupportMessageRow = Selectable<SupportMessagesTable>;

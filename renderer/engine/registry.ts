@@ -33,6 +33,10 @@ export const widgetRegistry = {
   // The map loads Leaflet on its own, lazily again; place search carries MUI's Autocomplete and Popper.
   map_pin: lazyWidget(() => import('../../widgets/map-pin').then((m) => m.MapPin)),
   place_search: lazyWidget(() => import('../../widgets/place-search').then((m) => m.PlaceSearch)),
+  social_login_buttons: lazyWidget(() =>
+    import('../../widgets/social-login-buttons').then((m) => m.SocialLoginButtons),
+  ),
+  // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
   contact_verification: lazyWidget(() =>

@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import type { Locale, UserDetails } from '../../schemas/generated/types';
@@ -36,6 +36,11 @@ import { restoreUserFromCookie } from './sso';
 import { RedirectEntry } from './sso-entry';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
+
+/** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
+const SocialLoginReturn = lazy(() =>
+  import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
+);
 
 /** The current screen's payload asked to hide the footer (set through ShellHost.setFooterHidden). */
 const screenHidesFooterAtom = atom(false);
@@ -230,6 +235,22 @@ export const appRoutes: RouteObject[] = [
     children: [
       { path: REDIRECT_ENTRY_PATH, element: <RedirectEntry /> },
       { path: '/404', element: <NotFoundPage /> },
+      {
+        path: `${BASE_PATH}/social_login/:oauth_mode`,
+        element: (
+          <Suspense>
+            <SocialLoginReturn />
+          </Suspense>
+        ),
+      },
+      {
+        path: `${BASE_PATH}/:country_iso_code/social_login/:oauth_mode`,
+        element: (
+          <Suspense>
+            <SocialLoginReturn />
+          </Suspense>
+        ),
+      },
       { path: `${BASE_PATH}`, element: <OnboardPage /> },
       { path: `${BASE_PATH}/*`, element: <OnboardPage /> },
       { path: '*', element: <NotFoundPage /> },

@@ -161,6 +161,24 @@ export type CountryIsoCode5 = string;
  */
 export type DeviseRole = 'Owner_Portal_User' | 'Employee' | 'PropertyManager';
 /**
+ * A provider signing in through OpenID Connect / OAuth 2.0 (SPEC §9 login providers).
+ *
+ * This interface was referenced by `SocialLoginStartBody`'s JSON-Schema
+ * via the `definition` "OAuthProvider".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "OAuthProvider".
+ */
+export type OAuthProvider = 'google' | 'facebook' | 'apple';
+/**
+ * sign_in (default) signs in or creates an owner; link adds the provider to the signed-in owner's account (Account screen).
+ */
+export type SocialLoginIntent = 'sign_in' | 'link';
+/**
+ * SPEC §9 login providers.
+ */
+export type LoginProvider = 'google' | 'facebook' | 'apple' | 'truecaller';
+/**
  * How the session was started: sso for the hand-off from the main app.
  */
 export type LoginType = 'sso';
@@ -210,7 +228,8 @@ export type WidgetType =
   | 'document_uploader'
   | 'photo_gallery'
   | 'property_card'
-  | 'referral_header';
+  | 'referral_header'
+  | 'social_login_buttons';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -2061,12 +2080,116 @@ export interface UserDetails {
    */
   email: string | null;
   /**
-   * Mobile number in E.164 form, e.g. +919876543210.
+   * Mobile number in E.164 form, e.g. +919876543210; null for an account created through a provider that gave no number.
    */
-  phone: string;
+  phone: string | null;
   country_code: CountryIsoCode;
   language: Locale;
   devise_role: DeviseRole;
+}
+/**
+ * Path parameters of the social login return (SPEC §2 /propertyOnboard/social_login/:oauth_mode).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialLoginParams".
+ */
+export interface SocialLoginParams {
+  /**
+   * google, facebook, apple or truecaller.
+   */
+  oauth_mode: string;
+}
+/**
+ * data of startSocialLogin: where the browser goes next (the provider's authorization page); the answer also sets the HttpOnly onboard_oauth cookie binding the request to this browser.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialLoginStartResult".
+ */
+export interface SocialLoginStartResult {
+  /**
+   * The provider's authorization URL with state, nonce and the PKCE challenge.
+   */
+  authorization_url: string;
+}
+/**
+ * POST /hms_ms/api/v1/users/social_login/authorize: start signing in (or, signed in, linking) with a provider (issue 11 item 2, SPEC §7 social login).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialLoginStartBody".
+ */
+export interface SocialLoginStartBody {
+  oauth_mode: OAuthProvider;
+  intent?: SocialLoginIntent;
+}
+/**
+ * data of a successful social_media_login: the session cookies are set on the same answer, except for a link from Account (the session stays).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialMediaLoginResult".
+ */
+export interface SocialMediaLoginResult {
+  user?: UserDetails1;
+  /**
+   * signed_in: an existing owner; created: a new owner; linked: the provider was added to the signed-in owner (Account); used_another_number: the Truecaller user chose to use another number (fall back to the phone code; no session).
+   */
+  outcome: 'signed_in' | 'created' | 'linked' | 'used_another_number';
+}
+/**
+ * The signed-in user as the client keeps it (SPEC §3 user details).
+ */
+export interface UserDetails1 {
+  /**
+   * Stable user id (UUID).
+   */
+  id: string;
+  /**
+   * Team name, when the user belongs to one.
+   */
+  team: string | null;
+  /**
+   * E-mail address, when known.
+   */
+  email: string | null;
+  /**
+   * Mobile number in E.164 form, e.g. +919876543210; null for an account created through a provider that gave no number.
+   */
+  phone: string | null;
+  country_code: CountryIsoCode;
+  language: Locale;
+  devise_role: DeviseRole;
+}
+/**
+ * POST /hms_ms/api/v1/users/social_media_login: finish signing in with a provider (SPEC §7 public path). google/facebook/apple send the query the provider returned to /propertyOnboard/social_login/<provider>; truecaller sends the request nonce of its deep link (polled, SPEC §4).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialMediaLoginBody".
+ */
+export interface SocialMediaLoginBody {
+  oauth_mode: LoginProvider;
+  /**
+   * The return's query string (e.g. '?code=…&state=…&iss=…'); google, facebook and apple.
+   */
+  callback_query?: string;
+  /**
+   * The requestNonce of the Truecaller deep link (truecaller).
+   */
+  request_nonce?: string;
+}
+/**
+ * data of getSocialProviders: the login providers configured on this server (a provider without configuration shows no button), and for a signed-in owner those already linked.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialProviders".
+ */
+export interface SocialProviders {
+  /**
+   * Configured providers in SPEC §9 order.
+   */
+  providers: ('google' | 'facebook' | 'apple' | 'truecaller')[];
+  /**
+   * Providers linked to the signed-in owner (empty when signed out).
+   */
+  linked: ('google' | 'facebook' | 'apple')[];
 }
 /**
  * data of a successful sso/sign_in/info answer; the session cookies are set on the same answer. The client remembers login_type 'sso' (SPEC §7 sso header) and sign_out_url until sign-out.
@@ -2117,9 +2240,9 @@ export interface SupportConversation {
    */
   user_id: string;
   /**
-   * The owner's number, E.164.
+   * The owner's number, E.164; null for an owner who signed up through a provider with no number.
    */
-  phone: string;
+  phone: string | null;
   created_at: string;
   last_message_at: string;
   last_message: SupportMessage | null;
@@ -2281,6 +2404,43 @@ export interface TranslationsResult {
  */
 export interface MessageTree {
   [k: string]: string | MessageTree;
+}
+/**
+ * POST /hms_ms/api/v1/users/truecaller/callback, sent by Truecaller's servers: either the access token and the profile endpoint of a verified user, or a status (user_rejected, used_another_number).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TruecallerCallbackBody".
+ */
+export interface TruecallerCallbackBody {
+  /**
+   * The request nonce of the deep link.
+   */
+  requestId: string;
+  accessToken?: string;
+  /**
+   * Where the profile is read; only https on TRUECALLER_PROFILE_HOSTS is followed.
+   */
+  endpoint?: string;
+  /**
+   * user_rejected or used_another_number.
+   */
+  status?: string;
+}
+/**
+ * data of startTruecallerLogin: the deep link that opens Truecaller's verification sheet, and its request nonce to poll social_media_login with (SPEC §4, §9).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TruecallerRequestResult".
+ */
+export interface TruecallerRequestResult {
+  /**
+   * Random, single use; bound to this browser by the onboard_oauth cookie.
+   */
+  request_nonce: string;
+  /**
+   * truecallersdk://truesdk/web_verify?… (opened by the client).
+   */
+  deep_link: string;
 }
 /**
  * The multipart/form-data body of uploadPropertyImage, in this order: `category`, `room_category` (when needed), `client_upload_id`, then `file` (the server reads the fields before it streams the file; a file before both fields answers 400 ONB_IMAGE_FIELDS_FIRST). Documentation of the wire form: the server reads the parts as they stream and checks each itself.
@@ -3767,6 +3927,39 @@ export interface ReferralHeaderContents {
    * Badge beside a verified code ('Verified').
    */
   verified_label?: string;
+}
+/**
+ * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SocialLoginButtonsContents".
+ */
+export interface SocialLoginButtonsContents {
+  /**
+   * Text above the buttons (e.g. 'or continue with'), shown only when a button is.
+   */
+  divider?: string;
+  /**
+   * sign_in (default); link adds the provider to the signed-in owner (Account) and hides providers already linked.
+   */
+  intent?: 'sign_in' | 'link';
+  /**
+   * The buttons in order; a provider the server has not configured is not drawn.
+   *
+   * @maxItems 4
+   */
+  providers: {
+    provider: 'google' | 'facebook' | 'apple' | 'truecaller';
+    label: string;
+  }[];
+  /**
+   * Shown while Truecaller's answer is awaited.
+   */
+  truecaller_waiting?: string;
+  /**
+   * Shown when Truecaller verified no number (app missing, no callback after the polls, or 'use another number'): the phone code is the way in.
+   */
+  truecaller_fallback?: string;
 }
 /**
  * A heading or a paragraph.

@@ -32,5 +32,6 @@ export const widgetValidators = {
   property_card: () => import('./validators/property_card.js'),
   redirect: () => import('./validators/redirect.js'),
   referral_header: () => import('./validators/referral_header.js'),
+  social_login_buttons: () => import('./validators/social_login_buttons.js'),
   text: () => import('./validators/text.js'),
 } satisfies Record<WidgetType, () => Promise<WidgetValidatorModule>>;

@@ -2,6 +2,16 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import { onboardError } from '../../errors';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route takes cross-site POSTs by design (a provider's form_post return, a provider's server
+     * callback) and changes nothing on the strength of the browser's cookies alone.
+     */
+    crossSite?: boolean;
+  }
+}
+
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The request's own origin (`<protocol>://<host>`), as the browser would write it. */
@@ -19,6 +29,7 @@ export default fp<{ publicOrigin: string | null }>(
   async (app, { publicOrigin }) => {
     app.addHook('onRequest', async (request) => {
       if (!unsafeMethods.has(request.method)) return;
+      if (request.routeOptions.config.crossSite === true) return;
       const origin = request.headers.origin;
       if (origin !== undefined) {
         if (origin !== ownOrigin(request) && origin !== publicOrigin) {

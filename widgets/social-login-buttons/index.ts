@@ -1,0 +1,1 @@
+export { SocialLoginButtons } from './social-login-buttons';
