@@ -13,6 +13,7 @@ import kycPlugin from './plugins/app/kyc';
 import contractsPlugin from './plugins/app/contracts';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
+import passwordsPlugin from './plugins/app/passwords';
 import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
 import propertiesPlugin from './plugins/app/properties';
@@ -152,6 +153,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(mailPlugin, { config });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
+  await app.register(passwordsPlugin, { config, now, nameSpace: opts.rateLimitNameSpace });
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
   await app.register(contactVerificationPlugin, { now });

@@ -15,6 +15,7 @@ import * as m0008 from './migrations/0008-contracts';
 import * as m0009 from './migrations/0009-publish';
 import * as m0010 from './migrations/0010-listings-referrals';
 import * as m0011 from './migrations/0011-support-chat';
+import * as m0012 from './migrations/0012-passwords';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0009-publish': m0009,
   '0010-listings-referrals': m0010,
   '0011-support-chat': m0011,
+  '0012-passwords': m0012,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -6,6 +6,7 @@ import { normalisePhone, type NormalisedPhone } from '../../services/otp';
 import { LOGGED_IN_COOKIE, SESSION_COOKIE } from '../../services/sessions';
 import { OWNER_ROLE, toUserDetails } from '../../services/users';
 import { errorResponses, ok, ref } from '../responses';
+import passwordRoutes from './passwords';
 
 /**
  * OTP sign-in (SPEC §4 login, §5 validation, §6 roles, §8 messages):
@@ -13,6 +14,7 @@ import { errorResponses, ok, ref } from '../responses';
  */
 export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
+  await app.register(passwordRoutes, { config });
 
   const phoneOf = (body: { phone: string; country_code?: string }): NormalisedPhone => {
     const n = normalisePhone(body.phone, body.country_code ?? config.defaultCountry);

@@ -108,7 +108,7 @@ beforeAll(async () => {
   owner = await signInNewOwner(app);
   other = await signInNewOwner(app);
   const state = await app.inject({ url: '/hms_ms/api/v2/sign_in', headers: { cookie: owner } });
-  ownerPhone = state.json<{ data: { user: UserDetails } }>().data.user.phone;
+  ownerPhone = state.json<{ data: { user: UserDetails } }>().data.user.phone ?? '';
   panCard = await renderIdCard('pan');
 }, 60_000);
 
