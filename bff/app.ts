@@ -201,7 +201,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(screenRoutes, { config, screens });
-  await app.register(devRoutes);
+  await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
