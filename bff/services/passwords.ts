@@ -10,7 +10,12 @@ import { onboardError } from '../errors';
  * passes (t=2), one lane (p=1). The PHC string keeps the parameters, so stronger ones later still verify
  * old hashes.
  */
-export const ARGON2_OPTIONS: Options = { algorithm: 2 /* Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const ARGON2_OPTIONS: Options = {
+  algorithm: 2 /* Argon2id */,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 /** Shortest password (SPEC §5, §9: 'password minimum 8 characters'). */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -21,9 +26,15 @@ export const RESET_TOKEN_TTL_MS = 30 * 60_000;
 
 const common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
 
-/** True when `password` (any case) is in the common-password list of @zxcvbn-ts/language-common (NIST SP 800-63B). */
+/**
+ * True when `password` is a common password of the list of @zxcvbn-ts/language-common (NIST SP 800-63B
+ * 'passwords obtained from previous breach corpuses'), in any case, also once the digits and symbols
+ * added at its ends to meet the composition rules are taken off ('Password1!' is 'password').
+ */
 export function isCommonPassword(password: string): boolean {
-  return common.has(password.toLowerCase());
+  const lower = password.toLowerCase();
+  const candidates = [lower, lower.replace(/[^\p{L}]+$/u, ''), lower.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')];
+  return candidates.some((c) => c.length > 0 && common.has(c));
 }
 
 /**

@@ -131,7 +131,11 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       }
       return {
         success: true,
-        data: { email, otp_length: app.otp.lengthOf('email_verify'), expires_in_s: Math.ceil(config.otpTtlMs / 1000) },
+        data: {
+          email,
+          otp_length: app.otp.lengthOf('email_verify'),
+          expires_in_s: Math.ceil(config.otpTtlMs / 1000),
+        },
       };
     },
   );
@@ -144,7 +148,8 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
         operationId: 'verifyEmail',
         tags: ['auth'],
         summary: 'Check the code of an e-mail sign-up, verify the address and start a session',
-        description: "Wrong code: 400 field otp 'Please enter correct OTP' (OTP_MAX_ATTEMPTS tries per code).",
+        description:
+          "Wrong code: 400 field otp 'Please enter correct OTP' (OTP_MAX_ATTEMPTS tries per code).",
         headers: ref('api/client-headers.schema.json'),
         body: ref('api/verify-email.schema.json'),
         response: { 200: ok(ref('api/verify-otp-result.schema.json')), ...errorResponses },
@@ -197,7 +202,8 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
         });
         throw onboardError('ONB_EMAIL_NOT_VERIFIED', { field: 'email' });
       }
-      if (user.devise_role !== roleOfChoice(request.body.role ?? 'OWNER')) throw onboardError('ONB_ROLE_MISMATCH');
+      if (user.devise_role !== roleOfChoice(request.body.role ?? 'OWNER'))
+        throw onboardError('ONB_ROLE_MISMATCH');
       await app.startSession(reply, user.id, request);
       request.log.info({ userId: user.id }, 'signed in with a password');
       return { success: true, data: { user: toUserDetails(user) } };
@@ -211,7 +217,8 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       schema: {
         operationId: 'forgotPassword',
         tags: ['auth'],
-        summary: 'Send a single-use link (e-mail, 30 minutes) or a 6-digit code (phone) to set a new password',
+        summary:
+          'Send a single-use link (e-mail, 30 minutes) or a 6-digit code (phone) to set a new password',
         description:
           'Exactly one of email and phone. The answer is the same whether an account has the address or number, and is given before anything is looked up; the link or code is sent afterwards (codes keep the sign-in limits: cooldown and hourly count).',
         headers: ref('api/client-headers.schema.json'),
@@ -276,7 +283,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
   const setPassword = async (request: FastifyRequest<{ Body: SetPasswordBody }>, reply: FastifyReply) => {
     const { token, phone: rawPhone, otp, password, password_confirmation } = request.body;
     assertNewPassword(password, password_confirmation);
-    let userId: string | null = null;
+    let userId: string | null;
     let provedEmail = false;
     if (token !== undefined) {
       userId = await app.passwords.resetTokens.consume(token);
@@ -302,7 +309,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
     tags: ['auth'],
     summary: 'Set a new password with a forgot-password link token or a phone code; every session ends',
     description:
-      "Used, expired or unknown token: 400 ONB_RESET_LINK_INVALID. Wrong code: 400 field otp. Password rules as web_sign_up. Afterwards every session of the account has ended (SPEC §4); sign in again.",
+      'Used, expired or unknown token: 400 ONB_RESET_LINK_INVALID. Wrong code: 400 field otp. Password rules as web_sign_up. Afterwards every session of the account has ended (SPEC §4); sign in again.',
     headers: ref('api/client-headers.schema.json'),
     body: ref('api/set-password.schema.json'),
     response: { 200: ok(ref('api/password-changed.schema.json')), ...errorResponses },
