@@ -120,7 +120,12 @@ export function createUserRepository(db: Kysely<Database>): UserRepository {
           password_hash: input.passwordHash,
           email_verified_at: null,
         })
-        .onConflict((oc) => oc.expression(sql`lower(email)`).where('email', 'is not', null).doNothing())
+        .onConflict((oc) =>
+          oc
+            .expression(sql`lower(email)`)
+            .where('email', 'is not', null)
+            .doNothing(),
+        )
         .execute();
       const user = await findByEmail(email);
       if (!user) throw new Error('user vanished after insert');

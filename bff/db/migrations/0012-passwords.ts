@@ -17,7 +17,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (rows[0]) {
     throw new Error(`two accounts share the e-mail address ${rows[0].email}: merge them before migrating`);
   }
-  await db.schema.alterTable('users').alterColumn('phone', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('users')
+    .alterColumn('phone', (c) => c.dropNotNull())
+    .execute();
   await db.schema
     .alterTable('users')
     .addColumn('email_verified_at', 'timestamptz')
@@ -57,5 +60,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .expression(sql`lower(email)`)
     .execute();
   await db.schema.alterTable('users').dropColumn('password_hash').dropColumn('email_verified_at').execute();
-  await db.schema.alterTable('users').alterColumn('phone', (c) => c.setNotNull()).execute();
+  await db.schema
+    .alterTable('users')
+    .alterColumn('phone', (c) => c.setNotNull())
+    .execute();
 }

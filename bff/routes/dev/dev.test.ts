@@ -30,7 +30,11 @@ describe('development outbox (issue 11 item 7)', () => {
     const transport = createDevTransport();
     const app = await buildTestApp({
       transport,
-      config: { nodeEnv: 'production', messageTransport: 'webhook', messageWebhookUrl: 'https://sms.invalid/' },
+      config: {
+        nodeEnv: 'production',
+        messageTransport: 'webhook',
+        messageWebhookUrl: 'https://sms.invalid/',
+      },
     });
     await transport.send({ channel: 'sms', to: '+919800000002', text: 'code 654321', code: '654321' });
     const res = await app.inject({ url: '/__dev/outbox', remoteAddress: '127.0.0.1' });
