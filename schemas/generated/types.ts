@@ -3361,14 +3361,14 @@ export interface Limits {
   mime_types: ('image/jpeg' | 'image/png')[];
 }
 /**
- * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted). A text field may hold a KYC `identifier`.
+ * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) otp (autocomplete=one-time-code, digits only, paste accepted) and password (hidden as typed, with a button that shows or hides it; autocomplete current-password or new-password). A text field may hold a KYC `identifier`.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "InputContents".
  */
 export interface InputContents {
   field: string;
-  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp';
+  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp' | 'password';
   label: string;
   placeholder?: string;
   helper_text?: string;
@@ -3405,6 +3405,10 @@ export interface InputContents {
      */
     checksum?: string;
   };
+  /**
+   * Password kind: what the browser's password manager offers (current-password to sign in, new-password to set one). Default current-password.
+   */
+  autocomplete?: 'current-password' | 'new-password';
   max_length?: number;
   /**
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).

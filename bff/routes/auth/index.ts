@@ -128,10 +128,12 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   app.post(
     '/hms_ms/api/v1/onboard/users/sign_out',
     {
+      // Idempotent: after a password change has ended every session, the client still signs out cleanly.
+      config: { public: true },
       schema: {
         operationId: 'signOut',
         tags: ['auth'],
-        summary: 'End the session and clear both cookies',
+        summary: 'End the session (if any) and clear both cookies',
         security: [{ session: [] }],
         response: { 204: { description: 'Signed out', type: 'null' }, ...errorResponses },
       },
