@@ -486,3 +486,28 @@ describe('roles (SPEC §6)', () => {
     expect(res.json().error.code).toBe('ONB_ROLE_MISMATCH');
   });
 });
+
+describe.runIf(process.env.TEST_REDIS_URL)('password throttle in Redis (REDIS_URL)', () => {
+  it('shares the block between instances', async () => {
+    const nameSpace = `test-${randomUUID()}-`;
+    const config = { redisUrl: process.env.TEST_REDIS_URL! };
+    const one = await buildTestApp({ config, rateLimitNameSpace: nameSpace });
+    const two = await buildTestApp({ config, rateLimitNameSpace: nameSpace });
+    const { email } = await emailOwner();
+    for (let i = 0; i < 5; i += 1) {
+      const res = await one.inject({
+        method: 'POST',
+        url: '/hms_ms/api/v1/users/new_sign_in',
+        payload: { email, password: OTHER },
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    const blocked = await two.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v1/users/new_sign_in',
+      payload: { email, password: GOOD },
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(200);
+  });
+});
