@@ -24,8 +24,11 @@ export type ParsedAppPath =
 export function parseAppPath(pathname: string): ParsedAppPath {
   const segments = pathname.split('/').filter((segment) => segment !== '');
   if (segments[0] !== BASE_PATH.slice(1)) {
-    const top = segments.length === 1 ? TOP_LEVEL_ROUTES.find((r) => r.topLevelPath === segments[0]) : undefined;
-    return top ? { kind: 'route', route: top.route, countryCode: null } : { kind: 'not_found', countryCode: null };
+    const top =
+      segments.length === 1 ? TOP_LEVEL_ROUTES.find((r) => r.topLevelPath === segments[0]) : undefined;
+    return top
+      ? { kind: 'route', route: top.route, countryCode: null }
+      : { kind: 'not_found', countryCode: null };
   }
   let rest = segments.slice(1);
   let countryCode: string | null = null;

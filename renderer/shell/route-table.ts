@@ -67,7 +67,12 @@ export const TOP_LEVEL_ROUTES: readonly TopLevelRoute[] = [
 ];
 
 /** Public routes a signed-in user is sent away from, to the property middleware page (SPEC §2). */
-export const SIGNED_IN_REDIRECTS: readonly string[] = ['sign_up', 'login', 'login-through-otp', 'sign_up/email'];
+export const SIGNED_IN_REDIRECTS: readonly string[] = [
+  'sign_up',
+  'login',
+  'login-through-otp',
+  'sign_up/email',
+];
 
 /** First path segments that are route names, so never a country code. */
 export const ROUTE_FIRST_SEGMENTS: ReadonlySet<string> = new Set(

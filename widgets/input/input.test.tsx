@@ -406,7 +406,9 @@ describe('Input, password kind', () => {
   });
 
   it('shows the helper text of the rules and the error it is given', () => {
-    render(harness({ component: Input, contents, errors: { password: 'Please enter the correct password' } }));
+    render(
+      harness({ component: Input, contents, errors: { password: 'Please enter the correct password' } }),
+    );
     const field = screen.getByLabelText(/^Password/, { selector: 'input' });
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toHaveAccessibleDescription('Please enter the correct password');
