@@ -1769,6 +1769,10 @@ export interface RequestOtpBody {
   phone: string;
   country_code?: CountryIsoCode;
   purpose: OtpPurpose;
+  /**
+   * login only: the sign-in choice (SPEC §6), OWNER → Owner_Portal_User (default), PM → PropertyManager; the number's account must have that role.
+   */
+  role?: 'OWNER' | 'PM';
 }
 /**
  * Query of GET /hms_ms/api/v1/places/reverse (reverseGeocode): the pin the owner dropped (SPEC §2 pin exact location on a map). qid is the active hotel id the client adds to every call.
@@ -2489,6 +2493,10 @@ export interface VerifyOtpBody {
    * The code as typed, digits only.
    */
   otp: string;
+  /**
+   * login only: the sign-in choice (SPEC §6), OWNER → Owner_Portal_User (default), PM → PropertyManager; the number's account must have that role.
+   */
+  role?: 'OWNER' | 'PM';
 }
 /**
  * data of a web_sign_up answer: the same for a new address and one already in use (no account enumeration); a code is on its way.

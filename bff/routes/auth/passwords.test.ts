@@ -511,3 +511,64 @@ describe.runIf(process.env.TEST_REDIS_URL)('password throttle in Redis (REDIS_UR
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(200);
   });
 });
+
+describe('the role choice with the phone code (SPEC §6)', () => {
+  it('signs a manager in by phone only with the PM choice', async () => {
+    const phone = `+9198${String(Date.now()).slice(-8)}`;
+    await app.db
+      .insertInto('users')
+      .values({
+        id: randomUUID(),
+        phone,
+        email: null,
+        country_code: 'IN',
+        language: 'en-GB',
+        devise_role: 'PropertyManager',
+        team: null,
+        password_hash: null,
+        email_verified_at: null,
+      })
+      .execute();
+    const asOwner = await app.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/request_otp',
+      payload: { phone, purpose: 'login', role: 'OWNER' },
+    });
+    expect(asOwner.json().error.code).toBe('ONB_PHONE_NOT_REGISTERED');
+    clock += 60_000;
+    const sent = await app.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/request_otp',
+      payload: { phone, purpose: 'login', role: 'PM' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const { code } = await waitForMessage(phone);
+    const verified = await app.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/verify_otp',
+      payload: { phone, purpose: 'login', role: 'PM', otp: code },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().data.user.devise_role).toBe('PropertyManager');
+    const owners = await app.inject({
+      url: '/hms_ms/api/v1/onboard/properties',
+      headers: { cookie: cookieOf(verified) },
+    });
+    expect(owners.statusCode).toBe(403);
+  });
+
+  it('refuses the PM choice for an owner number', async () => {
+    const cookie = await signInNewOwner(app);
+    const phone = (await app.inject({ url: '/hms_ms/api/v2/sign_in', headers: { cookie } })).json<{
+      data: { user: { phone: string } };
+    }>().data.user.phone;
+    clock += 60_000;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v2/request_otp',
+      payload: { phone, purpose: 'login', role: 'PM' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('ONB_ROLE_MISMATCH');
+  });
+});
