@@ -130,11 +130,19 @@ describe('OpenAPI document', () => {
       'getHealth',
       'getReadiness',
       'getDevOutbox',
+      'webSignUp',
+      'verifyEmail',
+      'newSignIn',
+      'forgotPassword',
+      'setPassword',
+      'setPasswordByPost',
+      'changePassword',
     ]) {
       expect(ops[id], id).toBeDefined();
       expect(ops[id]!.tags.length).toBeGreaterThan(0);
     }
     expect(doc.paths['/hms_ms/api/v2/request_otp'].post.requestBody).toBeDefined();
+    expect(doc.paths['/hms_ms/api/v1/users/change_password'].post.security).toEqual([{ session: [] }]);
   });
 });
 

@@ -13,6 +13,7 @@ import kycPlugin from './plugins/app/kyc';
 import contractsPlugin from './plugins/app/contracts';
 import mailPlugin from './plugins/app/mail';
 import otpPlugin from './plugins/app/otp';
+import passwordsPlugin from './plugins/app/passwords';
 import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
 import propertiesPlugin from './plugins/app/properties';
@@ -155,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(mailPlugin, { config });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
+  await app.register(passwordsPlugin, { config, now, nameSpace: opts.rateLimitNameSpace });
   await app.register(socialLoginPlugin, { config, now });
   await app.register(placesPlugin, { geocoderUrl: config.geocoderUrl });
   await app.register(leadsPlugin, { now, config, locator: app.places });
@@ -205,7 +207,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(screenRoutes, { config, screens });
-  await app.register(devRoutes);
+  await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).

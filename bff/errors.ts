@@ -29,6 +29,53 @@ export const errorDefinitions = {
     key: 'errors.email_in_use',
     message: 'This email is already in use. Please use a different one.',
   },
+  ONB_PASSWORD_RULES: {
+    status: 400,
+    key: 'errors.password_invalid',
+    message: 'Please enter the correct password',
+    field: 'password',
+  },
+  ONB_PASSWORD_COMMON: {
+    status: 400,
+    key: 'errors.password_common',
+    message: 'This password is too common. Please choose another one.',
+    field: 'password',
+  },
+  ONB_PASSWORD_MISMATCH: {
+    status: 400,
+    key: 'errors.password_mismatch',
+    message: 'Password is not matched!',
+    field: 'password_confirmation',
+  },
+  ONB_WRONG_PASSWORD: {
+    status: 400,
+    key: 'errors.password_invalid',
+    message: 'Please enter the correct password',
+    field: 'current_password',
+  },
+  ONB_INVALID_CREDENTIALS: {
+    status: 400,
+    key: 'errors.invalid_credentials',
+    message: 'Please enter the correct email ID and password',
+    field: 'password',
+  },
+  ONB_RESET_LINK_INVALID: {
+    status: 400,
+    key: 'errors.reset_link_invalid',
+    message: 'This link has expired or has already been used. Please ask for a new one.',
+    field: 'token',
+  },
+  ONB_ROLE_MISMATCH: {
+    status: 403,
+    key: 'errors.role_mismatch',
+    message: 'This account is not registered with the role you chose. Please sign in with the other option.',
+    field: 'role',
+  },
+  ONB_ROLE_FORBIDDEN: {
+    status: 403,
+    key: 'errors.forbidden',
+    message: 'You do not have rights to view/modify',
+  },
   ONB_MANDATORY_AMENITIES: {
     status: 400,
     key: 'errors.mandatory_amenities',

@@ -15,6 +15,7 @@ import * as m0008 from './migrations/0008-contracts';
 import * as m0009 from './migrations/0009-publish';
 import * as m0010 from './migrations/0010-listings-referrals';
 import * as m0011 from './migrations/0011-support-chat';
+import * as m0012 from './migrations/0012-passwords';
 import * as m0013 from './migrations/0013-social-identities';
 import * as m0014 from './migrations/0014-sso-tokens';
 import type { Database } from './schema';
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0009-publish': m0009,
   '0010-listings-referrals': m0010,
   '0011-support-chat': m0011,
+  '0012-passwords': m0012,
   '0013-social-identities': m0013,
   '0014-sso-tokens': m0014,
 };

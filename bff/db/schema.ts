@@ -7,12 +7,17 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface UsersTable {
   /** UUID. */
   id: string;
-  /** E.164, unique; null for an account created through a provider with no number (migration 0013). */
+  /** E.164, unique; null for an account made with an e-mail address (migration 0012) or through a provider with no number. */
   phone: string | null;
   /** ISO2 of the phone number's country. */
   country_code: string;
+  /** Unique in any case where set (lower-case unique index). */
   email: string | null;
   team: string | null;
+  /** When the owner proved `email` by a code or a reset link; a password sign-in needs it (SPEC §5). */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** argon2id PHC string of the password (m=19456 KiB, t=2, p=1); null without a password. Never sent or logged. */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** Locale code (SPEC §1). */
   language: string;
   /** Owner_Portal_User | Employee | PropertyManager (SPEC §6). */
@@ -235,7 +240,21 @@ export interface ProfileSwitchesTable {
   expires_at: Timestamp;
 }
 
-/** The typed database for Kysely. */
+/**
+ * Table `password_reset_tokens`: a forgot-password link (SPEC §4, §7 forgot_password). Single use, expires
+ * after at most 30 minutes.
+ */
+export interface PasswordResetTokensTable {
+  /** Hex SHA-256 of the token the link carries (the token itself is never stored). */
+  id: string;
+  /** `users.id`. */
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  /** Set when used (or voided by a later password change); a used token never works again. */
+  used_at: Timestamp | null;
+}
+
 /** A `timestamptz` with a default of now(): may be left out on insert. */
 type TimestampWithDefault = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -282,6 +301,7 @@ export interface SsoUsedTokensTable {
   expires_at: Timestamp;
 }
 
+/** The typed database for Kysely. */
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -295,6 +315,7 @@ export interface Database {
   profile_switches: ProfileSwitchesTable;
   support_conversations: SupportConversationsTable;
   support_messages: SupportMessagesTable;
+  password_reset_tokens: PasswordResetTokensTable;
   sso_used_tokens: SsoUsedTokensTable;
   social_identities: SocialIdentitiesTable;
   social_login_attempts: SocialLoginAttemptsTable;

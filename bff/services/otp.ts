@@ -5,10 +5,13 @@ import type { Database } from '../db/schema';
 import { onboardError } from '../errors';
 
 /**
- * Why a code is asked for: creating an owner account or signing in to an existing one (SPEC §4), or
- * proving an e-mail address or phone number given in the property flow (SPEC §3 KYC, §4 OTP).
+ * Why a code is asked for: creating an owner account or signing in to an existing one (SPEC §4), proving
+ * an e-mail address or phone number given in the property flow (SPEC §3 KYC, §4 OTP), proving the address
+ * of an e-mail sign-up (`email_verify`), or setting a new password by phone (`password_reset`, 6 digits
+ * like sign-in).
  */
-export type OtpPurpose = 'sign_up' | 'login' | 'contact_email' | 'contact_phone';
+export type OtpPurpose =
+  'sign_up' | 'login' | 'contact_email' | 'contact_phone' | 'email_verify' | 'password_reset';
 
 /** Digits of the codes of the property flow (SPEC §5 'OTP: 4 digits in the property flow, 6 in the login flow'). */
 export const CONTACT_OTP_LENGTH = 4;

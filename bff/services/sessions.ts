@@ -32,6 +32,11 @@ export interface SessionStore {
   resolve(token: string): Promise<UserRow | null>;
   /** Ends the session of `token` (no error when there is none). */
   destroy(token: string): Promise<void>;
+  /**
+   * Ends every session of `userId` on every device (SPEC §4: changing the password logs the user out of
+   * all devices); returns how many ended.
+   */
+  destroyAllOf(userId: string): Promise<number>;
   /** Deletes every expired session; returns how many. */
   purgeExpired(): Promise<number>;
 }
@@ -90,6 +95,10 @@ export function createSessionStore(
     async destroy(token) {
       if (!token) return;
       await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+    },
+    async destroyAllOf(userId) {
+      const res = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      return Number(res.numDeletedRows);
     },
     async purgeExpired() {
       const t = now();

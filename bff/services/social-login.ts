@@ -370,6 +370,15 @@ export function createSocialLoginService(
           if (!profile.emailVerified)
             throw onboardError('ONB_SOCIAL_EMAIL_UNVERIFIED', { values: { provider: label } });
           if (sameEmail.devise_role !== OWNER_ROLE) throw onboardError('ONB_SOCIAL_NOT_OWNER');
+          if (!sameEmail.email_verified_at) {
+            // An e-mail sign-up nobody confirmed yet: the provider has just proved who holds the address, so a
+            // password chosen by whoever started that sign-up must not survive (pre-account takeover).
+            await db
+              .updateTable('users')
+              .set({ email_verified_at: new Date(now()), password_hash: null })
+              .where('id', '=', sameEmail.id)
+              .execute();
+          }
           await link(sameEmail.id);
           return { user: sameEmail, how: 'linked_by_email' };
         }
@@ -389,6 +398,7 @@ export function createSocialLoginService(
               devise_role: OWNER_ROLE,
               // An address the provider did not verify is not kept: it would block its real holder later.
               email: profile.emailVerified ? profile.email : null,
+              email_verified_at: profile.emailVerified ? new Date(now()) : null,
               team: null,
             })
             .execute();

@@ -439,6 +439,7 @@ export function validateField(
         ? identifierError({ ...rules, identifier: rules.identifier }, text, required, t)
         : undefined;
     case 'multiline':
+    case 'password': // the SPEC §5 rules come as the screen's `pattern`; the server checks them again
       return undefined;
     default: {
       const never: never = rules;

@@ -1,5 +1,5 @@
 import { BASE_PATH } from './config';
-import { APP_ROUTES, ROUTE_FIRST_SEGMENTS, type AppRoute } from './route-table';
+import { APP_ROUTES, ROUTE_FIRST_SEGMENTS, TOP_LEVEL_ROUTES, type AppRoute } from './route-table';
 
 /** A country code segment (SPEC §2, §5): exactly two letters a-z, either case. */
 const COUNTRY_SEGMENT = /^[a-zA-Z]{2}$/;
@@ -18,11 +18,18 @@ export type ParsedAppPath =
  * Parses a pathname (SPEC §2). The first segment after /propertyOnboard that is not a route name is a country
  * code and must be exactly two letters a-z (either case; kept as written, upper-cased for headers by the
  * caller); anything else is not found (`/propertyOnboard/1x/task` → not found). Trailing slashes are ignored.
- * A path outside /propertyOnboard is not found.
+ * Outside /propertyOnboard only the top-level auth pages of SPEC §2 (TOP_LEVEL_ROUTES: /login,
+ * /forgot-password-mail, /terms …) are routes; any other path is not found.
  */
 export function parseAppPath(pathname: string): ParsedAppPath {
   const segments = pathname.split('/').filter((segment) => segment !== '');
-  if (segments[0] !== BASE_PATH.slice(1)) return { kind: 'not_found', countryCode: null };
+  if (segments[0] !== BASE_PATH.slice(1)) {
+    const top =
+      segments.length === 1 ? TOP_LEVEL_ROUTES.find((r) => r.topLevelPath === segments[0]) : undefined;
+    return top
+      ? { kind: 'route', route: top.route, countryCode: null }
+      : { kind: 'not_found', countryCode: null };
+  }
   let rest = segments.slice(1);
   let countryCode: string | null = null;
   const first = rest[0];

@@ -29,10 +29,50 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'review', screenId: 'review', public: false, hideFooter: true },
   { path: 'welcome', screenId: 'welcome', public: false, hideFooter: true },
   { path: 'referral', screenId: 'referral', public: false, hideFooter: true },
+  // The auth pages of SPEC §2 (issue 11), also served at the top level (TOP_LEVEL_ROUTES).
+  { path: 'sign_up/email', screenId: 'sign_up_email', public: true, hideFooter: true },
+  { path: 'login-through-otp', screenId: 'login_through_otp', public: true, hideFooter: true },
+  { path: 'forgot-password-mail', screenId: 'forgot_password_mail', public: true, hideFooter: true },
+  { path: 'forgot-password-phone', screenId: 'forgot_password_phone', public: true, hideFooter: true },
+  { path: 'reset-password', screenId: 'reset_password', public: true, hideFooter: true },
+  { path: 'privacy-policy', screenId: 'privacy_policy', public: true, hideFooter: true },
+];
+
+/** A route also served at the top level, outside /propertyOnboard (SPEC §2 'Auth pages'). */
+export interface TopLevelRoute {
+  /** The path without its leading slash, e.g. 'forgot-password-mail'. */
+  topLevelPath: string;
+  route: AppRoute;
+}
+
+const appRoute = (path: string): AppRoute => {
+  const route = APP_ROUTES.find((candidate) => candidate.path === path);
+  if (!route) throw new Error(`no app route ${path}`);
+  return route;
+};
+
+/**
+ * The auth pages of SPEC §2 at the top level: the same screens as under /propertyOnboard, except /terms,
+ * the legal terms page (under /propertyOnboard, `terms` is the terms-of-service task and stays so).
+ */
+export const TOP_LEVEL_ROUTES: readonly TopLevelRoute[] = [
+  ...['login', 'login-through-otp', 'forgot-password-mail', 'forgot-password-phone', 'reset-password'].map(
+    (path) => ({ topLevelPath: path, route: appRoute(path) }),
+  ),
+  { topLevelPath: 'privacy-policy', route: appRoute('privacy-policy') },
+  {
+    topLevelPath: 'terms',
+    route: { path: 'legal-terms', screenId: 'legal_terms', public: true, hideFooter: true },
+  },
 ];
 
 /** Public routes a signed-in user is sent away from, to the property middleware page (SPEC §2). */
-export const SIGNED_IN_REDIRECTS: readonly string[] = ['sign_up', 'login'];
+export const SIGNED_IN_REDIRECTS: readonly string[] = [
+  'sign_up',
+  'login',
+  'login-through-otp',
+  'sign_up/email',
+];
 
 /** First path segments that are route names, so never a country code. */
 export const ROUTE_FIRST_SEGMENTS: ReadonlySet<string> = new Set(

@@ -404,3 +404,43 @@ describe('lead pages: query in and out (issue 3)', () => {
     ).toBeInTheDocument();
   });
 });
+
+describe('auth pages and the continue parameter (issue 11)', () => {
+  it.each([
+    ['/login', 'login'],
+    ['/login-through-otp', 'login_through_otp'],
+    ['/forgot-password-mail', 'forgot_password_mail'],
+    ['/forgot-password-phone', 'forgot_password_phone'],
+    ['/reset-password?token=abc', 'reset_password'],
+    ['/privacy-policy', 'privacy_policy'],
+    ['/terms', 'legal_terms'],
+    ['/propertyOnboard/forgot-password-mail', 'forgot_password_mail'],
+    ['/propertyOnboard/IN/reset-password?token=abc', 'reset_password'],
+    ['/propertyOnboard/sign_up/email', 'sign_up_email'],
+  ])('serves %s with screen %s, signed out', async (path, screenId) => {
+    start(path);
+    expect(await view.findByText(`screen ${screenId}`, {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('keeps /propertyOnboard/terms the terms-of-service task', async () => {
+    start('/propertyOnboard/terms', signIn);
+    expect(await view.findByText('screen terms', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it('sends a signed-in user on the login view to a safe continue target', async () => {
+    const { router } = start(
+      `/propertyOnboard/login?continue=${encodeURIComponent('/propertyOnboard/account')}`,
+      signIn,
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/account'));
+  });
+
+  it.each(['//evil.com', 'https://evil.com', '/\\evil.com', 'javascript:alert(1)'])(
+    'ignores the hostile continue target %j',
+    async (hostile) => {
+      const { router } = start(`/propertyOnboard/login?continue=${encodeURIComponent(hostile)}`, signIn);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard'));
+      expect(router.state.location.search).toBe('');
+    },
+  );
+});

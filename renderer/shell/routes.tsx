@@ -26,11 +26,11 @@ import {
   SESSION_EXPIRED_REDIRECT_MS,
 } from './config';
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
-import { SIGNED_IN_REDIRECTS } from './route-table';
+import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
 import { Footer } from './footer';
 import { LazyScreen } from './lazy-screen';
 import { NotFoundPage } from './not-found';
-import { rememberPendingRedirect, takePendingRedirect } from './pending-redirect';
+import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOut, signOutLocally } from './session';
 import { restoreUserFromCookie } from './sso';
 import { RedirectEntry } from './sso-entry';
@@ -94,7 +94,9 @@ function ShellLayout(): ReactElement {
         // On sign_up / login the gate now sends the user on (RedirectAfterSignIn); elsewhere go there directly.
         const parsed = parseAppPath(locationRef.current.pathname);
         if (parsed.kind === 'route' && SIGNED_IN_REDIRECTS.includes(parsed.route.path)) return;
-        void navigate(takePendingRedirect() ?? toBrowserPath('/', countryCode), { replace: true });
+        void navigate(takeSignInTarget(locationRef.current.search) ?? toBrowserPath('/', countryCode), {
+          replace: true,
+        });
       },
       setLanguage: (locale: Locale) => setLanguage(locale),
       setFooterHidden: (hidden) => setScreenHidesFooter(hidden),
@@ -161,17 +163,19 @@ function RedirectToSignUp({
 }
 
 /**
- * A signed-in user on sign_up / login goes to the remembered target (read and cleared once, SPEC §4) or to
- * the property middleware page.
+ * A signed-in user on sign_up / login goes to the `continue` target of the page's query when it is a safe
+ * path of the app, else the remembered target (read and cleared once, SPEC §4), else the property
+ * middleware page.
  */
 function RedirectAfterSignIn({ fallback }: { fallback: string }): null {
   const navigate = useNavigate();
+  const { search } = useLocation();
   const done = useRef(false);
   useEffect(() => {
     if (done.current) return;
     done.current = true;
-    void navigate(takePendingRedirect() ?? fallback, { replace: true });
-  }, [navigate, fallback]);
+    void navigate(takeSignInTarget(search) ?? fallback, { replace: true });
+  }, [navigate, fallback, search]);
   return null;
 }
 
@@ -251,6 +255,7 @@ export const appRoutes: RouteObject[] = [
           </Suspense>
         ),
       },
+      ...TOP_LEVEL_ROUTES.map((route) => ({ path: `/${route.topLevelPath}`, element: <OnboardPage /> })),
       { path: `${BASE_PATH}`, element: <OnboardPage /> },
       { path: `${BASE_PATH}/*`, element: <OnboardPage /> },
       { path: '*', element: <NotFoundPage /> },

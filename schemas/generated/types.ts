@@ -77,12 +77,32 @@ export type Locale =
   | 'hr'
   | 'pl';
 /**
+ * A password as typed. The rules of SPEC §5 (at least 8 characters, a number, a symbol, lower and upper case) are checked by the server with their own message.
+ *
+ * This interface was referenced by `WebSignUpBody`'s JSON-Schema
+ * via the `definition` "Password".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "Password".
+ */
+export type Password = string;
+/**
  * How a contact detail is reached: an e-mail address, or a phone number by SMS (SPEC §4 OTP mobile and e-mail).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ContactChannel".
  */
 export type ContactChannel = 'email' | 'phone';
+/**
+ * An e-mail address as typed (trimmed and compared in lower case); checked by the server (SPEC §5 'E-mail must be valid').
+ *
+ * This interface was referenced by `WebSignUpBody`'s JSON-Schema
+ * via the `definition` "Email".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "EmailAddress".
+ */
+export type EmailAddress = string;
 /**
  * ISO 3166-1 alpha-2 country code, upper case (SPEC §2: two letters).
  *
@@ -101,6 +121,10 @@ export type IdType = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | '
  * A kind of identity document the KYC task accepts and text recognition reads (SPEC §3 ID types: Aadhaar, voter ID, driving licence, passport, PAN, vehicle RC).
  */
 export type IdType1 = 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'pan' | 'vehicle_rc';
+/**
+ * The sign-in choice (SPEC §6): OWNER → Owner_Portal_User, PM → PropertyManager. Default OWNER.
+ */
+export type SignInRoleChoice = 'OWNER' | 'PM';
 /**
  * Body of GET /__dev/outbox (development transport only): messages sent, newest first.
  *
@@ -517,6 +541,17 @@ export interface AcceptContractBody {
   consent?: boolean;
 }
 /**
+ * POST /hms_ms/api/v1/users/change_password (signed in): the current password and a new one. Ends every session of the account, this one included (SPEC §4).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ChangePasswordBody".
+ */
+export interface ChangePasswordBody {
+  current_password: Password;
+  password: Password;
+  password_confirmation: Password;
+}
+/**
  * The onboarding checklist of a lead (SPEC §3 propertyChecklist, §4 checklist): the nine tasks in order, each completed or not, the share completed and the section status. GET /hms_ms/api/v1/onboard/leads/:property_unique_id/checklist answers it as data.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -805,6 +840,44 @@ export interface FinalContractInfo {
    * User-Agent of the acceptance (at most 500 characters).
    */
   accepted_user_agent: string | null;
+}
+/**
+ * data of a forgot_password answer: the same whether or not an account has the address or number (no account enumeration).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ForgotPasswordResult".
+ */
+export interface ForgotPasswordResult {
+  /**
+   * email: a link; sms: a code.
+   */
+  channel: 'email' | 'sms';
+  /**
+   * sms: digits of the code (6).
+   */
+  otp_length?: number;
+  /**
+   * sms: the number in E.164.
+   */
+  phone?: string;
+  /**
+   * Seconds the link or code stays valid.
+   */
+  expires_in_s: number;
+}
+/**
+ * POST /hms_ms/api/v1/users/forgot_password: by e-mail (a single-use link, 30 minutes) or by phone (a 6-digit code). Exactly one of email and phone.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ForgotPasswordBody".
+ */
+export interface ForgotPasswordBody {
+  email?: EmailAddress;
+  /**
+   * Mobile number, international or national with country_code.
+   */
+  phone?: string;
+  country_code?: CountryIsoCode;
 }
 /**
  * Body of generateContract: an empty object (the contract is made from what the server holds).
@@ -1273,6 +1346,17 @@ export interface LeadSectionParams {
   property_unique_id: string;
   section: string;
 }
+/**
+ * POST /hms_ms/api/v1/users/new_sign_in: sign in with an e-mail address and a password (SPEC §1, §7).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "NewSignInBody".
+ */
+export interface NewSignInBody {
+  email: EmailAddress;
+  password: Password;
+  role?: SignInRoleChoice;
+}
 export interface OutboxEntry {
   channel: 'sms' | 'email';
   /**
@@ -1292,6 +1376,15 @@ export interface OutboxEntry {
    */
   code: string;
   sent_at: string;
+}
+/**
+ * data after a new password was set: every session of the account has ended and the cookies of this one are cleared; sign in again.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PasswordChanged".
+ */
+export interface PasswordChanged {
+  signed_out: true;
 }
 /**
  * Query of GET /hms_ms/api/v1/places/search (searchPlaces): the city the owner types (SPEC §2 property location, §3 search options). qid is the active hotel id the client adds to every call.
@@ -1699,6 +1792,10 @@ export interface RequestOtpBody {
   phone: string;
   country_code?: CountryIsoCode;
   purpose: OtpPurpose;
+  /**
+   * login only: the sign-in choice (SPEC §6), OWNER → Owner_Portal_User (default), PM → PropertyManager; the number's account must have that role.
+   */
+  role?: 'OWNER' | 'PM';
 }
 /**
  * Query of GET /hms_ms/api/v1/places/reverse (reverseGeocode): the pin the owner dropped (SPEC §2 pin exact location on a map). qid is the active hotel id the client adds to every call.
@@ -2051,6 +2148,23 @@ export interface SendSupportMessageBody {
   client_message_id?: string;
 }
 /**
+ * PUT or POST /hms_ms/api/v1/users/password: a new password with the token of a forgot-password link, or with the phone number and the code sent to it. Ends every session of the account (SPEC §4).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SetPasswordBody".
+ */
+export interface SetPasswordBody {
+  /**
+   * The `token` query parameter of the link.
+   */
+  token?: string;
+  phone?: string;
+  country_code?: CountryIsoCode;
+  otp?: string;
+  password: Password;
+  password_confirmation: Password;
+}
+/**
  * data of GET /hms_ms/api/v2/sign_in: whether the request carries a live session, and whose.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2080,7 +2194,7 @@ export interface UserDetails {
    */
   email: string | null;
   /**
-   * Mobile number in E.164 form, e.g. +919876543210; null for an account created through a provider that gave no number.
+   * Mobile number in E.164 form, e.g. +919876543210; null for an account made with an e-mail address or through a provider that gave no number.
    */
   phone: string | null;
   country_code: CountryIsoCode;
@@ -2151,7 +2265,7 @@ export interface UserDetails1 {
    */
   email: string | null;
   /**
-   * Mobile number in E.164 form, e.g. +919876543210; null for an account created through a provider that gave no number.
+   * Mobile number in E.164 form, e.g. +919876543210; null for an account made with an e-mail address or through a provider that gave no number.
    */
   phone: string | null;
   country_code: CountryIsoCode;
@@ -2240,7 +2354,7 @@ export interface SupportConversation {
    */
   user_id: string;
   /**
-   * The owner's number, E.164; null for an owner who signed up through a provider with no number.
+   * The owner's number, E.164; null for an account made with an e-mail address or through a provider that gave no number.
    */
   phone: string | null;
   created_at: string;
@@ -2534,6 +2648,19 @@ export interface VerifyContactOtpBody {
   otp: string;
 }
 /**
+ * POST /hms_ms/api/v1/users/verify_email: the code sent by web_sign_up; a right code verifies the address and starts a session.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "VerifyEmailBody".
+ */
+export interface VerifyEmailBody {
+  email: EmailAddress;
+  /**
+   * The code as typed, digits only.
+   */
+  otp: string;
+}
+/**
  * data of a successful verify_otp answer; the session cookies are set on the same answer.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2556,6 +2683,42 @@ export interface VerifyOtpBody {
    * The code as typed, digits only.
    */
   otp: string;
+  /**
+   * login only: the sign-in choice (SPEC §6), OWNER → Owner_Portal_User (default), PM → PropertyManager; the number's account must have that role.
+   */
+  role?: 'OWNER' | 'PM';
+}
+/**
+ * data of a web_sign_up answer: the same for a new address and one already in use (no account enumeration); a code is on its way.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "WebSignUpResult".
+ */
+export interface WebSignUpResult {
+  /**
+   * The address, trimmed and in lower case.
+   */
+  email: string;
+  /**
+   * Digits of the verification code (6).
+   */
+  otp_length: number;
+  /**
+   * Seconds the code stays valid.
+   */
+  expires_in_s: number;
+}
+/**
+ * POST /hms_ms/api/v1/users/web_sign_up: make an owner account with an e-mail address and a password (SPEC §1, §5). A code goes to the address; the account signs in once it is verified.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "WebSignUpBody".
+ */
+export interface WebSignUpBody {
+  email: EmailAddress;
+  password: Password;
+  password_confirmation: Password;
+  country_code?: CountryIsoCode;
 }
 /**
  * A point on Earth in WGS 84 degrees.
@@ -3396,14 +3559,14 @@ export interface Limits {
   mime_types: ('image/jpeg' | 'image/png')[];
 }
 /**
- * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) and otp (autocomplete=one-time-code, digits only, paste accepted). A text field may hold a KYC `identifier`.
+ * A form field bound to `field` of the screen's form state. Kinds: text, multiline (a textarea), number (whole numbers between min and max), email, phone (type=tel, autocomplete=tel, international or national with a country beside it; validated with libphonenumber-js) otp (autocomplete=one-time-code, digits only, paste accepted) and password (hidden as typed, with a button that shows or hides it; autocomplete current-password or new-password). A text field may hold a KYC `identifier`.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "InputContents".
  */
 export interface InputContents {
   field: string;
-  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp';
+  kind: 'text' | 'multiline' | 'number' | 'email' | 'phone' | 'otp' | 'password';
   label: string;
   placeholder?: string;
   helper_text?: string;
@@ -3440,6 +3603,10 @@ export interface InputContents {
      */
     checksum?: string;
   };
+  /**
+   * Password kind: what the browser's password manager offers (current-password to sign in, new-password to set one). Default current-password.
+   */
+  autocomplete?: 'current-password' | 'new-password';
   max_length?: number;
   /**
    * Digits of a one-time code (SPEC §5: 6 in the login flow, 4 in the property flow).

@@ -390,3 +390,39 @@ describe('Input, KYC identifier (text kind with identifier)', () => {
     expect(record.values.pan_number).toBe('AAAHA1234B');
   });
 });
+
+describe('Input, password kind', () => {
+  const contents = fixtureContents<InputContents>('input', 'password');
+
+  it('hides the password, and a keyboard-reachable button shows and hides it', async () => {
+    const record = createHarnessRecord();
+    render(harness({ component: Input, contents, record }));
+    const field = screen.getByLabelText(/^Password/, { selector: 'input' });
+    expect(field).toHaveAttribute('type', 'password');
+    expect(field).toHaveAttribute('autocomplete', 'new-password');
+    await userEvent.type(field, 'Harbour#Light42');
+    expect(record.values.password).toBe('Harbour#Light42');
+
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    expect(toggle).toHaveAttribute('aria-controls', field.id);
+    await userEvent.tab();
+    expect(toggle).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(field).toHaveAttribute('type', 'text');
+    const hide = screen.getByRole('button', { name: 'Hide password' });
+    expect(hide).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.keyboard(' ');
+    expect(field).toHaveAttribute('type', 'password');
+    expect(screen.getByRole('button', { name: 'Show password' })).toBeInTheDocument();
+  });
+
+  it('shows the helper text of the rules and the error it is given', () => {
+    render(
+      harness({ component: Input, contents, errors: { password: 'Please enter the correct password' } }),
+    );
+    const field = screen.getByLabelText(/^Password/, { selector: 'input' });
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription('Please enter the correct password');
+  });
+});

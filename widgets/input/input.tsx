@@ -5,6 +5,7 @@ import { IdentifierField } from './identifier-field';
 import { MultilineField } from './multiline-field';
 import { NumberField } from './number-field';
 import { OtpField } from './otp-field';
+import { PasswordField } from './password-field';
 import { PhoneField } from './phone-field';
 import { commonFieldProps, stringValue } from './shared';
 
@@ -14,7 +15,7 @@ import { commonFieldProps, stringValue } from './shared';
  * aria-invalid); a required marker shows when `required` or `required_when` holds.
  * Kinds: text, email (type=email, autocomplete=email), multiline ({@link MultilineField}: a textarea with a
  * character count), number ({@link NumberField}: whole numbers, numeric keypad), phone ({@link PhoneField}),
- * otp ({@link OtpField}) and text with a KYC `identifier` ({@link IdentifierField}: upper-cased as typed,
+ * otp ({@link OtpField}), password ({@link PasswordField}: hidden, with a show/hide button) and text with a KYC `identifier` ({@link IdentifierField}: upper-cased as typed,
  * checked when it loses focus).
  * Validation itself runs in the engine on submit, and on blur for identifier fields (SPEC §5 messages come in `required_message` /
  * `invalid_message`); the widget only shows the error it is given.
@@ -23,6 +24,7 @@ export function Input(props: WidgetProps<InputContents>) {
   const { id, contents, form } = props;
   if (contents.kind === 'phone') return <PhoneField {...props} />;
   if (contents.kind === 'otp') return <OtpField {...props} />;
+  if (contents.kind === 'password') return <PasswordField {...props} />;
   if (contents.kind === 'multiline') return <MultilineField {...props} />;
   if (contents.kind === 'number') return <NumberField {...props} />;
   if (contents.kind === 'text' && contents.identifier) return <IdentifierField {...props} />;

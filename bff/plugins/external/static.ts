@@ -12,8 +12,20 @@ export const BASE_PATH = '/propertyOnboard';
 /** Paths that belong to the server, never to the client's router. */
 const serverPrefixes = ['/hms_ms/', '/owner_ms/', '/__dev/', '/healthz', '/readyz', `${BASE_PATH}/assets/`];
 
+/** The auth pages of SPEC §2 served at the top level (exact paths; the client's route-table TOP_LEVEL_ROUTES). */
+const topLevelAuthPages = new Set([
+  '/login',
+  '/login-through-otp',
+  '/forgot-password-mail',
+  '/forgot-password-phone',
+  '/reset-password',
+  '/privacy-policy',
+  '/terms',
+]);
+
 /**
- * True for paths the client's router owns: /propertyOnboard/…, /404, the redirect entry (SPEC §2), and
+ * True for paths the client's router owns: /propertyOnboard/…, /404, the redirect entry and the top-level
+ * auth pages (SPEC §2), and
  * any other page a browser asks for as HTML, so that the client shows its not-found page for an unknown
  * path ("any unmatched path", SPEC §2). API paths and missing build assets are never answered with HTML.
  */
@@ -24,6 +36,7 @@ export function isClientRoute(url: string, accept = ''): boolean {
     path === BASE_PATH ||
     path.startsWith(`${BASE_PATH}/`) ||
     path === '/404' ||
+    topLevelAuthPages.has(path.replace(/\/+$/, '')) ||
     path === '/route/redirect/propertyOnboard' ||
     path.startsWith('/route/redirect/propertyOnboard/') ||
     accept.includes('text/html')

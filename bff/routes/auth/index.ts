@@ -4,8 +4,9 @@ import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { normalisePhone, type NormalisedPhone } from '../../services/otp';
 import { LOGGED_IN_COOKIE, SESSION_COOKIE } from '../../services/sessions';
-import { OWNER_ROLE, toUserDetails } from '../../services/users';
+import { roleOfChoice, toUserDetails, type SignInRoleChoice } from '../../services/users';
 import { errorResponses, ok, ref } from '../responses';
+import passwordRoutes from './passwords';
 
 /**
  * OTP sign-in (SPEC §4 login, §5 validation, §6 roles, §8 messages):
@@ -13,6 +14,7 @@ import { errorResponses, ok, ref } from '../responses';
  */
 export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
+  await app.register(passwordRoutes, { config });
 
   const phoneOf = (body: { phone: string; country_code?: string }): NormalisedPhone => {
     const n = normalisePhone(body.phone, body.country_code ?? config.defaultCountry);
@@ -20,10 +22,17 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
     return n;
   };
 
-  /** SPEC §6: login only for numbers registered as an owner's number. */
-  const assertOwner = async (phone: string) => {
+  /**
+   * SPEC §6: login only for numbers registered with the chosen role — an owner's number by default (else
+   * 404 'This number is not registered as an Owner's number…'); with the PM choice a property manager's
+   * (an owner's number then answers 403 ONB_ROLE_MISMATCH).
+   */
+  const assertRole = async (phone: string, choice: SignInRoleChoice = 'OWNER') => {
     const user = await app.users.findByPhone(phone);
-    if (!user || user.devise_role !== OWNER_ROLE) throw onboardError('ONB_PHONE_NOT_REGISTERED');
+    if (!user) throw onboardError('ONB_PHONE_NOT_REGISTERED');
+    if (user.devise_role !== roleOfChoice(choice)) {
+      throw onboardError(choice === 'OWNER' ? 'ONB_PHONE_NOT_REGISTERED' : 'ONB_ROLE_MISMATCH');
+    }
     return user;
   };
 
@@ -45,7 +54,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
     async (request) => {
       const { purpose } = request.body;
       const phone = phoneOf(request.body);
-      if (purpose === 'login') await assertOwner(phone.e164);
+      if (purpose === 'login') await assertRole(phone.e164, request.body.role);
       const issued = await app.otp.issue(phone.e164, purpose);
       const text = app.translations.translate(request.locale, 'errors.sms.otp', {
         code: issued.code,
@@ -90,7 +99,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
       await app.otp.verify(phone.e164, purpose, otp);
       const user =
         purpose === 'login'
-          ? await assertOwner(phone.e164)
+          ? await assertRole(phone.e164, request.body.role)
           : await app.users.findOrCreateOwner({
               phone: phone.e164,
               country_code: phone.country || config.defaultCountry,
@@ -126,10 +135,12 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
   app.post(
     '/hms_ms/api/v1/onboard/users/sign_out',
     {
+      // Idempotent: after a password change has ended every session, the client still signs out cleanly.
+      config: { public: true },
       schema: {
         operationId: 'signOut',
         tags: ['auth'],
-        summary: 'End the session and clear both cookies',
+        summary: 'End the session (if any) and clear both cookies',
         security: [{ session: [] }],
         response: { 204: { description: 'Signed out', type: 'null' }, ...errorResponses },
       },
