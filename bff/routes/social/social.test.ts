@@ -304,6 +304,35 @@ describe('linking to an existing owner by e-mail', () => {
     expect(res.json().data).toMatchObject({ outcome: 'signed_in', user: { id } });
   });
 
+  it('voids the password of an e-mail sign-up nobody confirmed when the provider proves the address', async () => {
+    const email = uniqueEmail();
+    const id = crypto.randomUUID();
+    await app.db
+      .insertInto('users')
+      .values({
+        id,
+        phone: null,
+        country_code: 'IN',
+        language: 'en-GB',
+        devise_role: 'Owner_Portal_User',
+        email,
+        team: null,
+        password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$c29tZWhhc2g',
+        email_verified_at: null,
+      })
+      .execute();
+    const browser: Jar = new Map();
+    const res = await finish('google', browser, await atProvider(await start('google', browser), email));
+    expect(res.json().data).toMatchObject({ outcome: 'signed_in', user: { id } });
+    const row = await app.db
+      .selectFrom('users')
+      .select(['password_hash', 'email_verified_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBeNull();
+    expect(row.email_verified_at).not.toBeNull();
+  });
+
   it('refuses an unverified e-mail that matches an owner, and asks to link from Account', async () => {
     const email = uniqueEmail('unverified');
     const id = await ownerWithEmail(email);
