@@ -42,7 +42,7 @@ export function SocialLoginReturn(): ReactElement {
     window.history.replaceState(window.history.state, '', window.location.pathname);
     const label = RETURNING_PROVIDERS[mode];
     if (!label) {
-      setError(t('screens.social_login.errors.provider_unknown'));
+      setError(t('shell.social_login.errors.provider_unknown'));
       return;
     }
     apiRequest<SocialMediaLoginResult>('/hms_ms/api/v1/users/social_media_login', {
@@ -50,10 +50,10 @@ export function SocialLoginReturn(): ReactElement {
       body: { oauth_mode: mode, callback_query: query },
     })
       .then((data) => {
-        if (!data.user) throw new Error(t('screens.social_login.errors.failed', { provider: label }));
+        if (!data.user) throw new Error(t('shell.social_login.errors.failed', { provider: label }));
         if (data.outcome === 'linked') {
           pushToast(store, {
-            toast_text: t('screens.social_login.linked', { provider: label }),
+            toast_text: t('shell.social_login.linked', { provider: label }),
             status: 'success',
             timer: ACTION_TOAST_MIN_MS,
           });
@@ -69,7 +69,7 @@ export function SocialLoginReturn(): ReactElement {
     return (
       <Stack component="main" spacing={2} sx={{ padding: 3 }}>
         <Typography variant="h5" component="h1">
-          {t('screens.social_login.failed_title')}
+          {t('shell.social_login.failed_title')}
         </Typography>
         <Alert severity="error" role="alert">
           {error}
@@ -79,14 +79,14 @@ export function SocialLoginReturn(): ReactElement {
           size="large"
           onClick={() => void navigate(toBrowserPath('/login', countryCode), { replace: true })}
         >
-          {t('screens.social_login.back_to_sign_in')}
+          {t('shell.social_login.back_to_sign_in')}
         </Button>
       </Stack>
     );
   }
   return (
     <Box component="main" sx={{ display: 'flex', justifyContent: 'center', paddingBlock: 6 }}>
-      <CircularProgress aria-label={t('screens.social_login.signing_in')} />
+      <CircularProgress aria-label={t('shell.social_login.signing_in')} />
     </Box>
   );
 }

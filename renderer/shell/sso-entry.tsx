@@ -23,7 +23,7 @@ function SsoSignIn({ token }: { token: string }): ReactElement {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    document.title = t('screens.sso.title');
+    document.title = t('shell.sso.title');
   }, [t]);
 
   useEffect(() => {
@@ -52,14 +52,14 @@ function SsoSignIn({ token }: { token: string }): ReactElement {
         sx={{ p: 3, textAlign: 'center', maxWidth: 600, mx: 'auto', mt: 8 }}
       >
         <CircularProgress aria-hidden />
-        <Typography sx={{ mt: 2 }}>{t('screens.sso.signing_in')}</Typography>
+        <Typography sx={{ mt: 2 }}>{t('shell.sso.signing_in')}</Typography>
       </Box>
     );
   }
   return (
     <Box component="main" sx={{ p: 3, textAlign: 'center', maxWidth: 600, mx: 'auto', mt: 4 }}>
       <Typography component="h1" variant="h5">
-        {t('screens.sso.error_title')}
+        {t('shell.sso.error_title')}
       </Typography>
       <Typography role="alert" color="text.secondary" sx={{ mt: 1 }}>
         {error}
@@ -70,7 +70,7 @@ function SsoSignIn({ token }: { token: string }): ReactElement {
         sx={{ mt: 4 }}
         onClick={() => void navigate(signUpPath(null), { replace: true })}
       >
-        {t('screens.sso.sign_in_normally')}
+        {t('shell.sso.sign_in_normally')}
       </Button>
     </Box>
   );
