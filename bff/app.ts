@@ -22,10 +22,11 @@ import sessionsPlugin from './plugins/app/sessions';
 import supportChatPlugin from './plugins/app/support-chat';
 import translationsPlugin from './plugins/app/translations';
 import transportPlugin from './plugins/app/transport';
+import compressPlugin from './plugins/external/compress';
 import cookiePlugin from './plugins/external/cookie';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
-import staticPlugin from './plugins/external/static';
+import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
@@ -136,10 +137,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     production: config.nodeEnv === 'production',
     mapTileUrl: config.mapTileUrl,
   });
+  await app.register(compressPlugin);
+  const production = config.nodeEnv === 'production';
+  const clientDir = opts.clientDir ?? defaultClientDir;
+  // The built client's files are not counted by the rate limit (issue 13 item 8).
+  const clientFiles = clientFilePaths(clientDir, production);
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
     redisUrl: config.redisUrl,
     nameSpace: opts.rateLimitNameSpace,
+    exempt: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      clientFiles.has(request.url.split('?', 1)[0] ?? ''),
   });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
@@ -200,7 +209,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(supportRoutes, { config });
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes);
-  await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
+  await app.register(staticPlugin, { clientDir, production });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
   const purge = setInterval(() => {
