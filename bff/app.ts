@@ -76,6 +76,14 @@ export interface BuildAppOptions {
   clientDir?: string;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;
+  /**
+   * Whether building waits for the database to be open and migrated (default true: tests inject at once).
+   * `false` (the server): it opens in the background, so the server can listen at once; /readyz answers
+   * 503 until it is ready, and requests that need it wait (see `plugins/app/db.ts`).
+   */
+  waitForDatabase?: boolean;
+  /** How long a request waits for a database still opening, in ms (only with `waitForDatabase: false`). */
+  databaseWaitMs?: number;
   /** Fastify logger option; default: pino at LOG_LEVEL, pretty in development on a terminal. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -99,7 +107,8 @@ function defaultLogger(config: Config): FastifyServerOptions['logger'] {
 /**
  * Builds the BFF (DESIGN "bff/"): plugins, routes, static client. Ready to `listen` or `inject`.
  * Throws when the configuration is unusable (dev transport in production), when the database cannot
- * be opened or migrated, or when a screen definition is invalid (ScreenDefinitionError names the file
+ * be opened or migrated (with `waitForDatabase: false`, `app.dbReadiness.whenReady` rejects instead),
+ * or when a screen definition is invalid (ScreenDefinitionError names the file
  * and JSON path). Close it with `app.close()`.
  */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -152,7 +161,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
-  await app.register(dbPlugin, { config, ...(opts.db ? { handle: opts.db } : {}) });
+  await app.register(dbPlugin, {
+    config,
+    background: opts.waitForDatabase === false,
+    ...(opts.databaseWaitMs !== undefined ? { waitMs: opts.databaseWaitMs } : {}),
+    ...(opts.db ? { handle: opts.db } : {}),
+  });
   await app.register(transportPlugin, {
     config,
     now,
