@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../test-helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, sharedDatabase } from '../../test-helpers';
 import compressPlugin, { COMPRESS_THRESHOLD_BYTES, isCompressibleType } from './compress';
 import { clientFilePaths, IMMUTABLE_CACHE } from './static';
 
@@ -28,6 +28,11 @@ function builtClientDir(): string {
 }
 
 const vary = (h: unknown) => String(h ?? '').toLowerCase();
+
+// The file's database is created once, in a hook (it takes seconds on a loaded machine).
+beforeAll(async () => {
+  await sharedDatabase();
+});
 
 describe('the built client, precompressed', () => {
   it('sends a hashed asset as brotli, else gzip, else as it is; immutable for a year; Vary: Accept-Encoding', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db';
 import { buildTestApp, sharedDatabase } from '../../test-helpers';
 
@@ -14,6 +14,11 @@ async function openingDatabase() {
   const handle: DatabaseHandle = { ...shared, opened };
   return { handle, open, fail };
 }
+
+// The file's database is created once, in a hook (it takes seconds on a loaded machine).
+beforeAll(async () => {
+  await sharedDatabase();
+});
 
 describe('liveness and readiness', () => {
   it('answers /healthz at once and /readyz 503 until the database is open and migrated, then 200', async () => {
