@@ -241,9 +241,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   purge.unref();
   app.addHook('onClose', async () => clearInterval(purge));
 
-  // The gazetteer of cities loads in the background once the server listens, so neither startup nor
-  // /readyz waits for it (~1 s); injected test apps load it on first use.
-  app.addHook('onListen', async () => app.places.warm());
+  // The gazetteer of cities loads in the background once the server listens and its database is ready,
+  // so neither startup nor /readyz waits for it (~1 s of CPU); injected test apps load it on first use.
+  app.addHook('onListen', async () => {
+    app.dbReadiness.whenReady.then(
+      () => app.places.warm(),
+      () => {},
+    );
+  });
 
   return app;
 }
