@@ -59,7 +59,8 @@ export default defineConfig({
     },
     {
       command: 'npx tsx bff/server.ts',
-      url: `${baseURL}/healthz`,
+      // The server listens before its database is ready: wait for /readyz (503 until then).
+      url: `${baseURL}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'ignore',

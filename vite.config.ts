@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -13,7 +14,16 @@ export default defineConfig({
   root: 'renderer',
   base: '/propertyOnboard/',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
+    // (issue 13 item 1); source maps are not served in production, so they are not compressed.
+    compression({
+      algorithms: ['brotliCompress', 'gzip'],
+      include: /\.(html|xml|css|json|js|mjs|svg|txt|webmanifest|ico)$/,
+      exclude: /\.map$/,
+    }),
+  ],
   build: {
     outDir: `${here}dist/client`,
     emptyOutDir: true,

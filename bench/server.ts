@@ -3,19 +3,42 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A BFF started for a benchmark on a fresh, empty data directory. */
+/** A BFF started for a benchmark. */
 export interface BenchServer {
   url: string;
-  /** ms from spawn until GET /readyz answered 200 (database migrated and reachable). */
+  /** ms from spawn until GET /healthz first answered 200 (the server listens). */
+  liveAfterMs: number;
+  /** ms from spawn until GET /readyz answered 200 (database open, migrated and reachable). */
   readyAfterMs: number;
   /** Process id of the server (to read its memory from /proc). */
   pid: number;
-  stop(): Promise<void>;
+  /** The data directory it runs on. */
+  dataDir: string;
+  /** Stops the server; removes the data directory unless `keepData`. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Starts `node --import tsx bff/server.ts` with an empty DATA_DIR and waits for /readyz. */
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<BenchServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'onboard-bench-'));
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** Environment variables over the defaults (PORT, HOST 127.0.0.1, a DATA_DIR, LOG_LEVEL warn). */
+  env?: Record<string, string>;
+  /** An existing data directory to start on; default: a new, empty one. */
+  dataDir?: string;
+}
+
+/**
+ * Starts `node --import tsx bff/server.ts` (what `npm run serve` runs) on `port`, on an empty data
+ * directory unless `opts.dataDir`, and waits for /readyz, polling /healthz and /readyz every 20 ms.
+ */
+export async function startServer(
+  port: number,
+  optsOrEnv: StartOptions | Record<string, string> = {},
+): Promise<BenchServer> {
+  const opts: StartOptions =
+    'env' in optsOrEnv || 'dataDir' in optsOrEnv
+      ? (optsOrEnv as StartOptions)
+      : { env: optsOrEnv as Record<string, string> };
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'onboard-bench-'));
   const started = performance.now();
   // node itself (not npx) so that stopping the child stops the server and frees the port.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], {
@@ -25,30 +48,36 @@ export async function startServer(port: number, env: Record<string, string> = {}
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      ...env,
+      ...opts.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
+  let liveAfterMs = 0;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
+      if (!liveAfterMs && (await fetch(`${url}/healthz`)).ok) liveAfterMs = performance.now() - started;
       const res = await fetch(`${url}/readyz`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
   }
   const readyAfterMs = performance.now() - started;
   return {
     url,
+    liveAfterMs: liveAfterMs || readyAfterMs,
     readyAfterMs,
     pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+    dataDir,
+    stop: async ({ keepData = false } = {}) => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

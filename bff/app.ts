@@ -24,10 +24,11 @@ import socialLoginPlugin from './plugins/app/social-login';
 import supportChatPlugin from './plugins/app/support-chat';
 import translationsPlugin from './plugins/app/translations';
 import transportPlugin from './plugins/app/transport';
+import compressPlugin from './plugins/external/compress';
 import cookiePlugin from './plugins/external/cookie';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
-import staticPlugin from './plugins/external/static';
+import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
@@ -79,6 +80,14 @@ export interface BuildAppOptions {
   clientDir?: string;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;
+  /**
+   * Whether building waits for the database to be open and migrated (default true: tests inject at once).
+   * `false` (the server): it opens in the background, so the server can listen at once; /readyz answers
+   * 503 until it is ready, and requests that need it wait (see `plugins/app/db.ts`).
+   */
+  waitForDatabase?: boolean;
+  /** How long a request waits for a database still opening, in ms (only with `waitForDatabase: false`). */
+  databaseWaitMs?: number;
   /** Fastify logger option; default: pino at LOG_LEVEL, pretty in development on a terminal. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -102,7 +111,8 @@ function defaultLogger(config: Config): FastifyServerOptions['logger'] {
 /**
  * Builds the BFF (DESIGN "bff/"): plugins, routes, static client. Ready to `listen` or `inject`.
  * Throws when the configuration is unusable (dev transport in production), when the database cannot
- * be opened or migrated, or when a screen definition is invalid (ScreenDefinitionError names the file
+ * be opened or migrated (with `waitForDatabase: false`, `app.dbReadiness.whenReady` rejects instead),
+ * or when a screen definition is invalid (ScreenDefinitionError names the file
  * and JSON path). Close it with `app.close()`.
  */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -140,14 +150,27 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     production: config.nodeEnv === 'production',
     mapTileUrl: config.mapTileUrl,
   });
+  await app.register(compressPlugin);
+  const production = config.nodeEnv === 'production';
+  const clientDir = opts.clientDir ?? defaultClientDir;
+  // The built client's files are not counted by the rate limit (issue 13 item 8).
+  const clientFiles = clientFilePaths(clientDir, production);
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
     redisUrl: config.redisUrl,
     nameSpace: opts.rateLimitNameSpace,
+    exempt: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      clientFiles.has(request.url.split('?', 1)[0] ?? ''),
   });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
-  await app.register(dbPlugin, { config, ...(opts.db ? { handle: opts.db } : {}) });
+  await app.register(dbPlugin, {
+    config,
+    background: opts.waitForDatabase === false,
+    ...(opts.databaseWaitMs !== undefined ? { waitMs: opts.databaseWaitMs } : {}),
+    ...(opts.db ? { handle: opts.db } : {}),
+  });
   await app.register(transportPlugin, {
     config,
     now,
@@ -208,7 +231,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(supportRoutes, { config });
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
-  await app.register(staticPlugin, { clientDir: opts.clientDir ?? defaultClientDir });
+  await app.register(staticPlugin, { clientDir, production });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
   const purge = setInterval(() => {
@@ -226,9 +249,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   purge.unref();
   app.addHook('onClose', async () => clearInterval(purge));
 
-  // The gazetteer of cities loads in the background once the server listens, so neither startup nor
-  // /readyz waits for it (~1 s); injected test apps load it on first use.
-  app.addHook('onListen', async () => app.places.warm());
+  // The gazetteer of cities loads in the background once the server listens and its database is ready,
+  // so neither startup nor /readyz waits for it (~1 s of CPU); injected test apps load it on first use.
+  app.addHook('onListen', async () => {
+    app.dbReadiness.whenReady.then(
+      () => app.places.warm(),
+      () => {},
+    );
+  });
 
   return app;
 }

@@ -1,11 +1,13 @@
 /**
- * `npm run serve`: loadConfig → buildApp → listen; closes gracefully on SIGINT/SIGTERM.
+ * `npm run serve`: loadConfig → buildApp → listen; closes gracefully on SIGINT/SIGTERM. The server listens
+ * before the database is open and migrated (issue 13 item 5): /healthz answers at once, /readyz 503 until
+ * the database is ready; a database that cannot be opened or migrated stops the process (exit code 1).
  */
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadConfig();
-const app = await buildApp({ config });
+const app = await buildApp({ config, waitForDatabase: false });
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -32,6 +34,8 @@ try {
   if (app.transport.kind === 'dev') {
     app.log.info(`development transport: one-time codes appear at http://localhost:${port}/__dev/outbox`);
   }
+  await app.dbReadiness.whenReady;
+  app.log.info('database ready');
 } catch (err) {
   app.log.error({ err }, 'could not start');
   await app.close();

@@ -57,7 +57,53 @@ export interface DatabaseHandle {
   schema?: string;
   /** The PostgreSQL URL (kind postgres): the support chat opens its own LISTEN connection with it. */
   url?: string;
+  /**
+   * Resolves once the database can answer (PGlite: its files opened, or created by initdb on an empty
+   * folder, which takes seconds); rejects when it cannot be opened. Absent: already open.
+   */
+  opened?: Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Connects without waiting (issue 13 item 5): the handle is usable at once (queries wait for PGlite to be
+ * ready), and `opened` says when the database is open. For PGlite with a folder, the folder is created.
+ * For PostgreSQL with `schema`, every connection uses that schema first in its search path. Does not
+ * migrate: call {@link migrateToLatest}.
+ */
+export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { opened: Promise<void> } {
+  if (target.kind === 'pglite') {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const opened = client.waitReady;
+    // Handled here too, so a failure is not an unhandled rejection before someone awaits `opened`.
+    opened.catch(() => {});
+    return {
+      db,
+      kind: 'pglite',
+      opened,
+      close: async () => {
+        await opened.catch(() => {});
+        await db.destroy();
+        if (!client.closed) await client.close();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    url: target.url,
+    opened: Promise.resolve(),
+    ...(target.schema ? { schema: target.schema } : {}),
+    close: () => db.destroy(),
+  };
 }
 
 /**
@@ -76,33 +122,9 @@ export function targetFromConfig(config: { databaseUrl: string | null; dataDir: 
  * Does not migrate: call {@link migrateToLatest}.
  */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  if (target.kind === 'pglite') {
-    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
-    await client.waitReady;
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-    return {
-      db,
-      kind: 'pglite',
-      close: async () => {
-        await db.destroy();
-        if (!client.closed) await client.close();
-      },
-    };
-  }
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: 10,
-    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    db,
-    kind: 'postgres',
-    url: target.url,
-    ...(target.schema ? { schema: target.schema } : {}),
-    close: () => db.destroy(),
-  };
+  const { opened, ...handle } = connectDatabase(target);
+  await opened;
+  return handle;
 }
 
 /**

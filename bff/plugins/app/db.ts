@@ -1,35 +1,98 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import {
+  connectDatabase,
   migrateToLatest,
-  openDatabase,
   targetFromConfig,
   type Database,
   type DatabaseHandle,
 } from '../../db';
 import type { Config } from '../../config';
+import { onboardError } from '../../errors';
+
+/** Readiness of the database (issue 13 item 5): open and migrated. */
+export interface DatabaseReadiness {
+  /** True once the database is open and every migration has run. */
+  readonly ready: boolean;
+  /** Resolves once ready; rejects with the error when opening or migrating failed. */
+  readonly whenReady: Promise<void>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Kysely database (PGlite or PostgreSQL). */
     db: Kysely<Database>;
+    /** Whether the database is open and migrated yet (GET /readyz answers 503 until it is). */
+    dbReadiness: DatabaseReadiness;
   }
 }
 
-/** Options: the configuration, or an already open handle (tests share one per file; not closed here). */
+/** How long a request that needs the database waits for it during start-up, in ms, before a 503. */
+export const DEFAULT_DATABASE_WAIT_MS = 10_000;
+/** Retry-After of the 503 answered while the database is not ready, in seconds. */
+export const NOT_READY_RETRY_AFTER_S = 2;
+
+/**
+ * Options: the configuration, or an already open handle (tests share one per file; not closed here).
+ * `background`: do not wait for the database while registering (the server listens at once; `/healthz`
+ * answers, `/readyz` says 503 until the database is open and migrated). `waitMs`: how long a request
+ * waits for the database meanwhile (default {@link DEFAULT_DATABASE_WAIT_MS}).
+ */
 export interface DbPluginOptions {
   config: Config;
   handle?: DatabaseHandle;
+  background?: boolean;
+  waitMs?: number;
 }
 
-/** Opens the database chosen by the configuration, migrates it, and closes it with the app. */
+/** Paths answered without the database (liveness and readiness). */
+const WITHOUT_DATABASE = new Set(['/healthz', '/readyz']);
+
+/**
+ * Opens the database chosen by the configuration, migrates it, and closes it with the app. With
+ * `background`, opening and migrating run while the server already listens: every request but `/healthz`
+ * and `/readyz` (sessions are read from the cookie of any request) then waits for them, at most `waitMs`,
+ * and answers 503 ONB_NOT_READY with `Retry-After` past that or when the database could not be opened.
+ */
 export default fp<DbPluginOptions>(
   async (app, opts) => {
-    const handle = opts.handle ?? (await openDatabase(targetFromConfig(opts.config)));
+    const handle = opts.handle ?? connectDatabase(targetFromConfig(opts.config));
     if (!opts.handle) app.addHook('onClose', async () => handle.close());
-    await migrateToLatest(handle.db, handle.schema);
+
+    let ready = false;
+    const whenReady = (handle.opened ?? Promise.resolve())
+      .then(() => migrateToLatest(handle.db, handle.schema))
+      .then(() => {
+        ready = true;
+        app.log.debug({ kind: handle.kind }, 'database ready');
+      });
+    // A failure is reported through `whenReady` (awaited below, or by the server); never unhandled here.
+    whenReady.catch(() => {});
     app.decorate('db', handle.db);
-    app.log.debug({ kind: handle.kind }, 'database ready');
+    app.decorate('dbReadiness', {
+      get ready() {
+        return ready;
+      },
+      whenReady,
+    });
+
+    if (!opts.background) {
+      await whenReady;
+      return;
+    }
+    const waitMs = opts.waitMs ?? DEFAULT_DATABASE_WAIT_MS;
+    app.addHook('onRequest', async (request) => {
+      if (ready || WITHOUT_DATABASE.has(request.url.split('?', 1)[0] ?? '')) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), waitMs);
+      });
+      const outcome = await Promise.race([whenReady.then(() => 'ready' as const), late]).catch(
+        () => 'failed' as const,
+      );
+      clearTimeout(timer);
+      if (outcome !== 'ready') throw onboardError('ONB_NOT_READY', { retryAfterS: NOT_READY_RETRY_AFTER_S });
+    });
   },
   { name: 'db' },
 );

@@ -37,9 +37,16 @@ export default fp<KycPluginOptions>(
       log: app.log,
     });
     app.decorate('kyc', service);
-    app.addHook('onReady', async () => {
+    const resume = async () => {
       const pending = await service.resumePending();
       if (pending > 0) app.log.info({ pending }, 'kyc documents queued for text recognition again');
+    };
+    app.addHook('onReady', async () => {
+      // The server listens before its database is migrated (issue 13 item 5): resume once it is.
+      if (app.dbReadiness.ready) return resume();
+      app.dbReadiness.whenReady
+        .then(resume)
+        .catch((err: unknown) => app.log.error({ err }, 'kyc resume failed'));
     });
     app.addHook('onClose', async () => {
       await service.idle();

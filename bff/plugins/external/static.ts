@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,6 +23,29 @@ const topLevelAuthPages = new Set([
   '/terms',
 ]);
 
+/** Whether a path asks for a source map (`….map`): never a page, and not served at all in production. */
+export function isSourceMapPath(path: string): boolean {
+  return path.endsWith('.map');
+}
+
+/**
+ * The URL paths (`/propertyOnboard/assets/index-abc.js`, …) of every file of the built client under
+ * `clientDir`, read once at start (the build does not change while the server runs); empty when there is
+ * no build. Source maps are left out when `production` (they are not served then). The rate limiter does
+ * not count requests for these paths (issue 13 item 8).
+ */
+export function clientFilePaths(clientDir: string, production: boolean): Set<string> {
+  const paths = new Set<string>();
+  if (!existsSync(clientDir)) return paths;
+  for (const entry of readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const rel = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (production && isSourceMapPath(rel)) continue;
+    paths.add(`${BASE_PATH}/${rel}`);
+  }
+  return paths;
+}
+
 /**
  * True for paths the client's router owns: /propertyOnboard/…, /404, the redirect entry and the top-level
  * auth pages (SPEC §2), and
@@ -31,7 +54,7 @@ const topLevelAuthPages = new Set([
  */
 export function isClientRoute(url: string, accept = ''): boolean {
   const path = url.split('?')[0] ?? '';
-  if (serverPrefixes.some((p) => path.startsWith(p))) return false;
+  if (serverPrefixes.some((p) => path.startsWith(p)) || isSourceMapPath(path)) return false;
   return (
     path === BASE_PATH ||
     path.startsWith(`${BASE_PATH}/`) ||
@@ -43,14 +66,22 @@ export function isClientRoute(url: string, accept = ''): boolean {
   );
 }
 
+/** Cache-Control of the content-hashed files under `assets/`: their name changes with their content. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+
 /**
  * Serves the built client (dist/client) under /propertyOnboard/ with an SPA fallback: any GET of a client
- * route that is not a file answers index.html (no-cache); hashed assets are cached for a year. `/` → 302
- * /propertyOnboard. Without a build, client routes answer 503 text asking for `npm run build`.
- * Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when the limiter is on.
+ * route that is not a file answers index.html (no-cache); hashed assets are cached for a year
+ * ({@link IMMUTABLE_CACHE}), other files (index.html, icons) are `no-cache` (revalidated with their
+ * ETag / Last-Modified). Files are sent precompressed (issue 13 item 1): the build writes `.br` and `.gz`
+ * beside every text asset, and `preCompressed` picks the one the request's `Accept-Encoding` allows
+ * (brotli first), with `Vary: Accept-Encoding` on every file answer. In `production`, source maps answer
+ * 404 ONB_NOT_FOUND. `/` → 302 /propertyOnboard. Without a build, client routes answer 503 text asking for
+ * `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when
+ * the limiter is on.
  */
-export default fp<{ clientDir: string }>(
-  async (app, { clientDir }) => {
+export default fp<{ clientDir: string; production?: boolean }>(
+  async (app, { clientDir, production = false }) => {
     const built = existsSync(join(clientDir, 'index.html'));
     if (built) {
       await app.register(fastifyStatic, {
@@ -58,11 +89,11 @@ export default fp<{ clientDir: string }>(
         prefix: `${BASE_PATH}/`,
         wildcard: true,
         index: false,
+        preCompressed: true,
+        ...(production ? { allowedPath: (path: string) => !isSourceMapPath(path) } : {}),
         setHeaders: (reply, path) => {
-          reply.header(
-            'cache-control',
-            path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-          );
+          const rel = relative(clientDir, path).split(sep).join('/');
+          reply.header('cache-control', rel.startsWith('assets/') ? IMMUTABLE_CACHE : 'no-cache');
         },
       });
     }

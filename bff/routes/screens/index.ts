@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
@@ -8,6 +10,7 @@ import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
+import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
 
 /** Brand of screens drawn without a lead; with one, the lead's brand (bff/screens/data/brands.json). */
 export const SCREEN_BRAND = BRANDS.defaultBrand.brand;
@@ -28,6 +31,36 @@ export function screenParams(query: unknown): Record<string, string> {
   return out;
 }
 
+/** Most composed public screens kept in memory (per screen, language, country and query), oldest out first. */
+export const PUBLIC_SCREEN_CACHE_SIZE = 500;
+
+/** A composed public screen as sent: the JSON answer, its ETag, and its compressed copies once asked for. */
+interface CachedScreen {
+  etag: string;
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/**
+ * The encoding to send for an `Accept-Encoding` header: `br` when it is accepted, else `gzip`, else none
+ * (`identity`). A coding listed with `q=0` is refused; `*` accepts both.
+ */
+export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip') || (accepted.get('x-gzip') ?? 0) > 0) return 'gzip';
+  return null;
+}
+
 /**
  * GET /hms_ms/api/v1/screens/:screen_id — a composed screen (DESIGN "bff/screens") in the language of
  * `httpxoyolang` (else en-GB). Unknown screen → 404 ONB_SCREEN_NOT_FOUND; a screen not marked public
@@ -36,6 +69,12 @@ export function screenParams(query: unknown): Record<string, string> {
  * ({@link screenParams}); the context's `lead` is the signed-in user's lead of `property_unique_id`
  * (404 ONB_LEAD_NOT_FOUND when it is not theirs), else their newest lead still open (in progress, or cold for being outside the served area), else null
  * (always null without a session).
+ *
+ * Caching (issue 13 item 6): a public screen asked without a session is the same for everyone of a
+ * language, country and query, so it is composed once and kept ({@link PUBLIC_SCREEN_CACHE_SIZE}), with
+ * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
+ * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
+ * user is composed per request and `no-store`; it is never kept.
  */
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
@@ -45,6 +84,11 @@ export default async function screenRoutes(
   opts: { config: Config; screens: ScreenCatalogue },
 ) {
   const { config, screens } = opts;
+  const cache = new Map<string, CachedScreen>();
+  const remember = (key: string, entry: CachedScreen) => {
+    if (cache.size >= PUBLIC_SCREEN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, entry);
+  };
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string };
@@ -70,6 +114,63 @@ export default async function screenRoutes(
       if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
       const country = request.headers.user_url_country ?? request.user?.country_code;
       const params = screenParams(request.query);
+      const globalInfo = globalInfoFor(config, country);
+
+      if (!request.user) {
+        // The same for everyone of this language, country and query: composed once, then sent as kept.
+        const key = JSON.stringify([id, request.locale, globalInfo.country_code, params]);
+        let entry = cache.get(key);
+        if (!entry) {
+          const payload = screens.compose(id, {
+            global_info: globalInfo,
+            images: null,
+            kyc: null,
+            contract: null,
+            conflict: null,
+            review: null,
+            properties: null,
+            property: null,
+            flags: config.featureFlags,
+            user: null,
+            lead: null,
+            params,
+            locale: request.locale,
+            brand: SCREEN_BRAND,
+          });
+          const body = Buffer.from(reply.serialize({ success: true, data: payload }) as string);
+          const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+          entry = { etag, body };
+          remember(key, entry);
+        }
+        reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'httpxoyolang, cookie, user_url_country, accept-encoding')
+          .header('etag', entry.etag);
+        const match = request.headers['if-none-match'];
+        if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
+          return reply.code(304).send();
+        }
+        reply.type('application/json; charset=utf-8');
+        const encoding =
+          entry.body.length >= COMPRESS_THRESHOLD_BYTES
+            ? preferredEncoding(request.headers['accept-encoding'])
+            : null;
+        if (encoding === 'br') {
+          entry.br ??= brotliCompressSync(entry.body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 11,
+              [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+            },
+          });
+          return reply.header('content-encoding', 'br').send(entry.br);
+        }
+        if (encoding === 'gzip') {
+          entry.gzip ??= gzipSync(entry.body, { level: 9 });
+          return reply.header('content-encoding', 'gzip').send(entry.gzip);
+        }
+        return reply.send(entry.body);
+      }
+
       let lead: Lead | null = null;
       if (request.user) {
         const wanted = params.property_unique_id;
@@ -113,7 +214,7 @@ export default async function screenRoutes(
           ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
           : null;
       const payload = screens.compose(id, {
-        global_info: globalInfoFor(config, country),
+        global_info: globalInfo,
         images,
         kyc,
         contract,

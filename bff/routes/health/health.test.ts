@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db';
+import { buildTestApp, sharedDatabase } from '../../test-helpers';
+
+/** The shared test database, seen as still opening until `open()` (or failing with `fail()`). */
+async function openingDatabase() {
+  const shared = await sharedDatabase();
+  let open!: () => void;
+  let fail!: (err: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => {
+    open = resolve;
+    fail = reject;
+  });
+  const handle: DatabaseHandle = { ...shared, opened };
+  return { handle, open, fail };
+}
+
+// The file's database is created once, in a hook (it takes seconds on a loaded machine).
+beforeAll(async () => {
+  await sharedDatabase();
+});
+
+describe('liveness and readiness', () => {
+  it('answers /healthz at once and /readyz 503 until the database is open and migrated, then 200', async () => {
+    const db = await openingDatabase();
+    const app = await buildTestApp({ db: db.handle, waitForDatabase: false });
+    expect(app.dbReadiness.ready).toBe(false);
+
+    const health = await app.inject('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const notReady = await app.inject('/readyz');
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.headers['retry-after']).toBe('1');
+    expect(notReady.json()).toEqual({ status: 'unavailable' });
+
+    // A request that needs the database waits for it, and is answered once it is ready.
+    const waiting = app.inject('/hms_ms/api/v1/global_info');
+    db.open();
+    await app.dbReadiness.whenReady;
+    expect(app.dbReadiness.ready).toBe(true);
+    expect((await waiting).statusCode).toBe(200);
+
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 ONB_NOT_READY with Retry-After to a request that waited too long for the database', async () => {
+    const db = await openingDatabase();
+    const app = await buildTestApp({ db: db.handle, waitForDatabase: false, databaseWaitMs: 20 });
+    const res = await app.inject('/hms_ms/api/v1/global_info');
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'ONB_NOT_READY' } });
+    db.open();
+    await app.dbReadiness.whenReady;
+    expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200);
+  });
+
+  it('stays not ready, and says why, when the database cannot be opened', async () => {
+    const db = await openingDatabase();
+    const app = await buildTestApp({ db: db.handle, waitForDatabase: false });
+    db.fail(new Error('disk full'));
+    await expect(app.dbReadiness.whenReady).rejects.toThrow('disk full');
+    expect((await app.inject('/readyz')).statusCode).toBe(503);
+    const res = await app.inject('/hms_ms/api/v1/global_info');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ success: false, error: { code: 'ONB_NOT_READY' } });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+
+  it('is ready as soon as buildApp returns when it waits for the database (the default)', async () => {
+    const app = await buildTestApp();
+    expect(app.dbReadiness.ready).toBe(true);
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+  });
+});

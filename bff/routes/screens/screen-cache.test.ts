@@ -1,0 +1,109 @@
+import { brotliDecompressSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ScreenCatalogue } from '../../screens/composer';
+import { buildTestApp, sharedDatabase, signInNewOwner, stubScreens } from '../../test-helpers';
+import { preferredEncoding } from '.';
+
+/** The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions. */
+function countingScreens(): ScreenCatalogue & { composed: () => number } {
+  const stub = stubScreens();
+  let count = 0;
+  return {
+    ...stub,
+    compose: (id, ctx) => {
+      count += 1;
+      const payload = stub.compose(id, ctx);
+      payload.widget_list.push({
+        id: 'long',
+        widget_type: 'text',
+        contents: { text: `${ctx.locale} ${'a long paragraph of help text. '.repeat(60)}` },
+      });
+      return payload;
+    },
+    composed: () => count,
+  };
+}
+
+// The file's database is created once, in a hook (it takes seconds on a loaded machine).
+beforeAll(async () => {
+  await sharedDatabase();
+});
+
+describe('public screens, composed once per language, country and query', () => {
+  it('answers the same bytes with an ETag, no-cache, and 304 to a matching If-None-Match', async () => {
+    const screens = countingScreens();
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/public_test';
+    const first = await app.inject(url);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(String(first.headers.vary)).toContain('httpxoyolang');
+    expect(first.json().data.title).toBe('public_test en-GB');
+
+    const again = await app.inject(url);
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(screens.composed()).toBe(1);
+
+    const revalidated = await app.inject({ url, headers: { 'if-none-match': first.headers.etag! } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect(revalidated.headers.etag).toBe(first.headers.etag);
+
+    const stale = await app.inject({ url, headers: { 'if-none-match': '"something-else"' } });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toBe(first.body);
+
+    // Another language, country or query is another screen.
+    const arabic = await app.inject({ url, headers: { httpxoyolang: 'ar' } });
+    expect(arabic.json().data.title).toBe('public_test ar');
+    expect(arabic.headers.etag).not.toBe(first.headers.etag);
+    const indonesia = await app.inject({ url, headers: { user_url_country: 'ID' } });
+    expect(indonesia.json().data.widget_list[1].contents.text).toBe('ID');
+    await app.inject(`${url}?ref=abc`);
+    expect(screens.composed()).toBe(4);
+  });
+
+  it('sends the kept brotli copy to a browser that accepts it', async () => {
+    const app = await buildTestApp({ screens: countingScreens() });
+    const url = '/hms_ms/api/v1/screens/public_test';
+    const plain = await app.inject(url);
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/json/);
+    expect(String(br.headers.vary)).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('never keeps or shares what is drawn for a signed-in user', async () => {
+    const screens = countingScreens();
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/public_test';
+    const anonymous = await app.inject(url);
+    const cookie = await signInNewOwner(app);
+    const mine = await app.inject({ url, headers: { cookie } });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['cache-control']).toBe('no-store');
+    expect(mine.headers.etag).toBeUndefined();
+    expect(mine.json().data.widget_list[0].contents.text).toMatch(/^\+91/);
+    await app.inject({ url, headers: { cookie } });
+    expect(screens.composed()).toBe(3);
+    // The anonymous copy is unchanged.
+    expect((await app.inject(url)).body).toBe(anonymous.body);
+  });
+});
+
+describe('preferredEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(preferredEncoding('gzip, deflate, br')).toBe('br');
+    expect(preferredEncoding('gzip')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('*')).toBe('br');
+    expect(preferredEncoding('identity')).toBeNull();
+    expect(preferredEncoding(undefined)).toBeNull();
+    expect(preferredEncoding('gzip;q=0, br;q=0')).toBeNull();
+  });
+});
