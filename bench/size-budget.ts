@@ -34,10 +34,11 @@ const screensDir = join(root, 'bff/screens');
 
 /**
  * Budget of the sign-in route (sign_up and login, signed out), gzip bytes: what the route weighs today
- * (217.3 KB, down from 324.4 KB) and a few KB of slack, so that it cannot grow unnoticed. The goal of
+ * (231.6 KB on login with the role choice, e-mail and password and the provider buttons; 324.4 KB before
+ * issue 13) and a few KB of slack, so that it cannot grow unnoticed. The goal of
  * issue 13 item 2 is {@link SIGN_IN_GOAL}; lower this budget as the route comes closer to it.
  */
-export const SIGN_IN_BUDGET = 222_000;
+export const SIGN_IN_BUDGET = 235_000;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */

@@ -33,11 +33,12 @@ import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOut, signOutLocally } from './session';
 import { restoreUserFromCookie } from './sso';
-import { RedirectEntry } from './sso-entry';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
+// The arrival from the main app draws its own page, loaded only there: the sign-in route does not carry it.
+const RedirectEntry = lazy(() => import('./sso-entry').then((m) => ({ default: m.RedirectEntry })));
 const SocialLoginReturn = lazy(() =>
   import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
 );
@@ -237,7 +238,14 @@ export const appRoutes: RouteObject[] = [
   {
     element: <ShellLayout />,
     children: [
-      { path: REDIRECT_ENTRY_PATH, element: <RedirectEntry /> },
+      {
+        path: REDIRECT_ENTRY_PATH,
+        element: (
+          <Suspense>
+            <RedirectEntry />
+          </Suspense>
+        ),
+      },
       { path: '/404', element: <NotFoundPage /> },
       {
         path: `${BASE_PATH}/social_login/:oauth_mode`,

@@ -1,11 +1,13 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, TextField } from '@mui/material';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 import { commonFieldProps, stringValue } from './shared';
+import { TextField } from './text-field';
 
 /**
  * The `password` kind of the input widget: hidden as typed (type=password), with a button after it that
@@ -34,22 +36,20 @@ export function PasswordField({ id, contents, form }: WidgetProps<InputContents>
           autoCorrect: 'off',
           spellCheck: false,
         },
-        input: {
-          endAdornment: (
-            <InputAdornment position="end">
-              <IconButton
-                edge="end"
-                onClick={() => setShown((s) => !s)}
-                aria-label={t(shown ? 'widgets.input.hide_password' : 'widgets.input.show_password')}
-                aria-pressed={shown}
-                aria-controls={inputId}
-              >
-                {shown ? <VisibilityOff /> : <Visibility />}
-              </IconButton>
-            </InputAdornment>
-          ),
-        },
       }}
+      endAdornment={
+        <InputAdornment position="end">
+          <IconButton
+            edge="end"
+            onClick={() => setShown((s) => !s)}
+            aria-label={t(shown ? 'widgets.input.hide_password' : 'widgets.input.show_password')}
+            aria-pressed={shown}
+            aria-controls={inputId}
+          >
+            {shown ? <VisibilityOff /> : <Visibility />}
+          </IconButton>
+        </InputAdornment>
+      }
     />
   );
 }

@@ -28,6 +28,8 @@ export interface TextFieldProps {
   maxRows?: number;
   /** A native `<select>` of the `<option>` children (the phone field's country). */
   select?: boolean;
+  /** Drawn at the end inside the outline (the password field's show/hide button). */
+  endAdornment?: ReactNode;
   children?: ReactNode;
   sx?: SxProps<Theme>;
   slotProps?: {
@@ -53,6 +55,7 @@ export function TextField({
   select,
   children,
   slotProps,
+  endAdornment,
   ...input
 }: TextFieldProps): ReactElement {
   const helperId =
@@ -85,6 +88,7 @@ export function TextField({
           id={id}
           label={label}
           aria-describedby={helperId}
+          endAdornment={endAdornment}
           inputProps={slotProps?.htmlInput}
         />
       )}
