@@ -106,6 +106,8 @@ test('a tab editing an old version of a section is told of the conflict and show
   page,
   request,
 }) => {
+  // Sign-up, a hotel and two tabs: 14 s alone, past 30 s beside the journey tests on two loaded cores.
+  test.setTimeout(90_000);
   await signUp(page, request);
   const id = await addHotel(page, 'Twin Palms');
   const tabA = page;

@@ -56,6 +56,8 @@ test('an owner completes contact info, amenities and room categories with the sp
   page,
   request,
 }) => {
+  // Three tasks in one flow: 15 s alone, past 30 s beside the journey tests on two loaded cores.
+  test.setTimeout(90_000);
   await signUp(page, request);
   const id = await addHotel(page, 'Harbour Inn');
   const open = async (task: string) => {
