@@ -5,6 +5,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Locale } from '../../schemas/generated/types';
@@ -211,9 +212,41 @@ export function createSsoService(opts: SsoServiceOptions): SsoService {
           .where(sql<string>`lower(email)`, '=', identity.email)
           .limit(2)
           .execute();
-        // Two accounts with one address: the token does not say which, so neither is chosen.
-        user = matches.length === 1 ? matches[0] : undefined;
-        if (!user) throw new SsoRefusal('ONB_SSO_NO_ACCOUNT', 'no_account');
+        // Two accounts with one address (only possible before migration 0012 made addresses unique): the token
+        // does not say which, so neither is chosen.
+        if (matches.length > 1) throw new SsoRefusal('ONB_SSO_NO_ACCOUNT', 'no_account');
+        user = matches[0];
+        if (user && !user.email_verified_at) {
+          // The main app vouches for the address; a password chosen by whoever started an unconfirmed e-mail
+          // sign-up with it must not survive (pre-account takeover).
+          await db
+            .updateTable('users')
+            .set({ email_verified_at: new Date(now()), password_hash: null })
+            .where('id', '=', user.id)
+            .execute();
+        }
+        if (!user) {
+          // A new owner known by the address alone (no phone: SPEC §3 user details allow either).
+          await db
+            .insertInto('users')
+            .values({
+              id: randomUUID(),
+              phone: null,
+              email: identity.email,
+              email_verified_at: new Date(now()),
+              country_code: defaultCountry,
+              language,
+              devise_role: OWNER_ROLE,
+              team: null,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+          user = await db
+            .selectFrom('users')
+            .selectAll()
+            .where(sql<string>`lower(email)`, '=', identity.email)
+            .executeTakeFirst();
+        }
       }
       if (!user) throw new SsoRefusal('ONB_SSO_CLAIMS_MISSING', 'claims: phone/email');
       if (user.devise_role !== OWNER_ROLE) throw new SsoRefusal('ONB_SSO_NOT_OWNER', 'not_owner');

@@ -173,12 +173,42 @@ describe('POST /hms_ms/api/v1/users/sso/sign_in/info', () => {
     expect(res.json<{ data: { user: { id: string } } }>().data.user.id).toBe(id);
   });
 
-  it('refuses an unknown e-mail without a phone: no account is made from an e-mail alone', async () => {
-    await expectRefused(
-      await sign(claims({ phone: undefined, email: `nobody-${randomUUID()}@example.com` })),
-      404,
-      'ONB_SSO_NO_ACCOUNT',
-    );
+  it('makes a new owner known by the e-mail alone when no account has it', async () => {
+    const email = `nobody-${randomUUID()}@example.com`;
+    const res = await exchange(await sign(claims({ phone: undefined, email })));
+    expect(res.statusCode, res.body).toBe(200);
+    const user = res.json<{ data: { user: { id: string; phone: string | null; email: string } } }>().data
+      .user;
+    expect(user).toMatchObject({ phone: null, email });
+    expect(sessionCookie(res)).toBeDefined();
+  });
+
+  it('voids the password of an unconfirmed e-mail sign-up with the address the main app vouches for', async () => {
+    const email = `pending-${randomUUID()}@example.com`;
+    const id = randomUUID();
+    await app.db
+      .insertInto('users')
+      .values({
+        id,
+        phone: null,
+        email,
+        country_code: 'IN',
+        language: 'en-GB',
+        devise_role: 'Owner_Portal_User',
+        team: null,
+        password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$c29tZWhhc2g',
+        email_verified_at: null,
+      })
+      .execute();
+    const res = await exchange(await sign(claims({ phone: undefined, email })));
+    expect(res.json<{ data: { user: { id: string } } }>().data.user.id).toBe(id);
+    const row = await app.db
+      .selectFrom('users')
+      .select(['password_hash', 'email_verified_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toBeNull();
+    expect(row.email_verified_at).not.toBeNull();
   });
 
   it('never starts a PropertyManager session for owner pages', async () => {
