@@ -143,6 +143,9 @@ describe('OpenAPI document', () => {
     }
     expect(doc.paths['/hms_ms/api/v2/request_otp'].post.requestBody).toBeDefined();
     expect(doc.paths['/hms_ms/api/v1/users/change_password'].post.security).toEqual([{ session: [] }]);
+    // Public ways in say so: no security requirement (SPEC §6 public calls).
+    for (const path of ['web_sign_up', 'new_sign_in', 'forgot_password', 'password', 'sso/sign_in/info'])
+      expect(doc.paths[`/hms_ms/api/v1/users/${path}`].post.security, path).toEqual([]);
   });
 });
 

@@ -42,6 +42,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
       config: { public: true },
       schema: {
         operationId: 'requestOtp',
+        security: [],
         tags: ['auth'],
         summary: 'Send a one-time code by SMS',
         description:
@@ -84,6 +85,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
       config: { public: true },
       schema: {
         operationId: 'verifyOtp',
+        security: [],
         tags: ['auth'],
         summary: 'Check a one-time code and start a session (sets onboard_sid and isLoggedIn cookies)',
         description:
@@ -117,6 +119,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
       config: { public: true },
       schema: {
         operationId: 'getSignInState',
+        security: [],
         tags: ['auth'],
         summary: 'Whether the request carries a live session, and the user',
         response: { 200: ok(ref('api/sign-in-state.schema.json')), ...errorResponses },

@@ -95,6 +95,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       config: { public: true },
       schema: {
         operationId: 'webSignUp',
+        security: [],
         tags: ['auth'],
         summary: 'Make an owner account with an e-mail address and a password; a code goes to the address',
         description:
@@ -146,6 +147,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       config: { public: true },
       schema: {
         operationId: 'verifyEmail',
+        security: [],
         tags: ['auth'],
         summary: 'Check the code of an e-mail sign-up, verify the address and start a session',
         description:
@@ -173,6 +175,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       config: { public: true },
       schema: {
         operationId: 'newSignIn',
+        security: [],
         tags: ['auth'],
         summary: 'Sign in with an e-mail address and a password (sets onboard_sid and isLoggedIn cookies)',
         description:
@@ -216,6 +219,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
       config: { public: true },
       schema: {
         operationId: 'forgotPassword',
+        security: [],
         tags: ['auth'],
         summary:
           'Send a single-use link (e-mail, 30 minutes) or a 6-digit code (phone) to set a new password',
@@ -306,6 +310,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
   };
   const setPasswordSchema = (operationId: string) => ({
     operationId,
+    security: [],
     tags: ['auth'],
     summary: 'Set a new password with a forgot-password link token or a phone code; every session ends',
     description:
