@@ -34,7 +34,7 @@ export function createAjv(
     ajv.addFormat(kind, { type: 'string', validate: (value: string) => check(value).valid });
   }
   ajv.addKeyword({ keyword: 'x-public' });
-  // A widget contents schema whose browser validator is generated into validators-lazy.js (gen-validators).
+  // Left in some widget schemas from when lazily loaded validators had a module of their own; every widget's is now.
   ajv.addKeyword({ keyword: 'x-lazy' });
   for (const f of listSchemaFiles()) ajv.addSchema(f.schema, f.id);
   return ajv;
