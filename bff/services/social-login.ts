@@ -308,13 +308,16 @@ export function createSocialLoginService(
 
     async resolveUser(profile, defaults) {
       const label = PROVIDER_LABELS[profile.provider];
-      const linked = await db
-        .selectFrom('social_identities')
-        .innerJoin('users', 'users.id', 'social_identities.user_id')
-        .selectAll('users')
-        .where('social_identities.provider', '=', profile.provider)
-        .where('social_identities.subject', '=', profile.subject)
-        .executeTakeFirst();
+      /** The user this provider account is linked to, if any. */
+      const linkedUser = () =>
+        db
+          .selectFrom('social_identities')
+          .innerJoin('users', 'users.id', 'social_identities.user_id')
+          .selectAll('users')
+          .where('social_identities.provider', '=', profile.provider)
+          .where('social_identities.subject', '=', profile.subject)
+          .executeTakeFirst();
+      const linked = await linkedUser();
 
       const link = async (userId: string) => {
         const inserted = await db
@@ -423,13 +426,8 @@ export function createSocialLoginService(
             .executeTakeFirst();
           if (!again) throw err;
         });
-      const user = await db
-        .selectFrom('social_identities')
-        .innerJoin('users', 'users.id', 'social_identities.user_id')
-        .selectAll('users')
-        .where('social_identities.provider', '=', profile.provider)
-        .where('social_identities.subject', '=', profile.subject)
-        .executeTakeFirstOrThrow();
+      const user = await linkedUser();
+      if (!user) throw new Error('social identity vanished after insert');
       return { user, how: user.id === id ? 'created' : 'identity' };
     },
 

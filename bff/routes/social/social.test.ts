@@ -279,7 +279,10 @@ describe('sign-in with Google through OpenID Connect (issue 11 item 2)', () => {
 });
 
 describe('linking to an existing owner by e-mail', () => {
-  const ownerWithEmail = async (email: string) => {
+  const ownerWithEmail = async (
+    email: string,
+    pending?: { password_hash: string; email_verified_at: null },
+  ) => {
     const id = crypto.randomUUID();
     await app.db
       .insertInto('users')
@@ -291,6 +294,7 @@ describe('linking to an existing owner by e-mail', () => {
         devise_role: 'Owner_Portal_User',
         email,
         team: null,
+        ...pending,
       })
       .execute();
     return id;
@@ -306,21 +310,11 @@ describe('linking to an existing owner by e-mail', () => {
 
   it('voids the password of an e-mail sign-up nobody confirmed when the provider proves the address', async () => {
     const email = uniqueEmail();
-    const id = crypto.randomUUID();
-    await app.db
-      .insertInto('users')
-      .values({
-        id,
-        phone: null,
-        country_code: 'IN',
-        language: 'en-GB',
-        devise_role: 'Owner_Portal_User',
-        email,
-        team: null,
-        password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$c29tZWhhc2g',
-        email_verified_at: null,
-      })
-      .execute();
+    // An e-mail sign-up someone started with this address and never confirmed.
+    const id = await ownerWithEmail(email, {
+      password_hash: '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHQ$c29tZWhhc2g',
+      email_verified_at: null,
+    });
     const browser: Jar = new Map();
     const res = await finish('google', browser, await atProvider(await start('google', browser), email));
     expect(res.json().data).toMatchObject({ outcome: 'signed_in', user: { id } });
