@@ -304,5 +304,63 @@ describe('rate limit', () => {
       code: 'ONB_RATE_LIMITED',
       message: 'Please try after some time.',
     });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('counts signed-out calls of routes that need a session before answering them 401 (issue 14 item 3)', async () => {
+    const limited = await buildTestApp({ config: { rateLimitMax: 3 } });
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      codes.push(
+        (await limited.inject('/hms_ms/api/v1/feature-metadata?features=property_onboarding')).statusCode,
+      );
+    }
+    expect(codes).toEqual([401, 401, 401, 429]);
+  });
+
+  it('trusts X-Forwarded-For only from a configured proxy (TRUST_PROXY)', async () => {
+    const behindProxy = await buildTestApp({ config: { rateLimitMax: 2, trustProxy: ['127.0.0.1'] } });
+    const fromProxy = (client: string) =>
+      behindProxy.inject({
+        url: '/hms_ms/api/v1/global_info',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': client },
+      });
+    expect([
+      (await fromProxy('203.0.113.7')).statusCode,
+      (await fromProxy('203.0.113.7')).statusCode,
+    ]).toEqual([200, 200]);
+    expect((await fromProxy('203.0.113.7')).statusCode).toBe(429);
+    // Another client behind the same proxy has its own count.
+    expect((await fromProxy('198.51.100.9')).statusCode).toBe(200);
+
+    // A client that is not the proxy cannot choose its address by sending the header.
+    const forged = (client: string) =>
+      behindProxy.inject({
+        url: '/hms_ms/api/v1/global_info',
+        remoteAddress: '192.0.2.44',
+        headers: { 'x-forwarded-for': client },
+      });
+    const codes = [
+      (await forged('10.0.0.1')).statusCode,
+      (await forged('10.0.0.2')).statusCode,
+      (await forged('10.0.0.3')).statusCode,
+    ];
+    expect(codes).toEqual([200, 200, 429]);
+  });
+
+  it('counts per instance, with a logged warning, when Redis does not answer (issue 14 item 2)', async () => {
+    const lines: string[] = [];
+    const limited = await buildTestApp({
+      // Nothing listens on port 1: every Redis command fails at once.
+      config: { rateLimitMax: 3, redisUrl: 'redis://127.0.0.1:1' },
+      logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
+    });
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await limited.inject('/hms_ms/api/v1/global_info')).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429]);
+    const warnings = lines.filter((line) => line.includes('Redis unavailable'));
+    expect(warnings).toHaveLength(1);
+    await limited.close();
   });
 });

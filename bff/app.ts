@@ -124,6 +124,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? defaultLogger(config),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Only the configured proxies may name the client (X-Forwarded-For); issue 14 item 3.
+    ...(config.trustProxy.length > 0 ? { trustProxy: config.trustProxy } : {}),
     routerOptions: { ignoreTrailingSlash: true },
   });
 

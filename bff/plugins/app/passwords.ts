@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import {
   createAttemptLimiter,
   createMemoryCounterStore,
+  createFallbackCounterStore,
   createRedisCounterStore,
   createResetTokenStore,
   type AttemptLimiter,
@@ -19,20 +20,34 @@ declare module 'fastify' {
 
 /**
  * Decorates `app.passwords`. The throttle's counters live in Redis when REDIS_URL is set (every instance
- * shares them; keys under `nameSpace`, default `onboard-passwords-`), else in memory. A Redis that stops
- * answering makes the throttle fail closed for that request (500 is never the answer to input: the
- * error handler hides it as 'Internal Server Error'), and is logged.
+ * shares them; keys under `nameSpace`, default `onboard-passwords-`), else in memory. While Redis does not
+ * answer, this instance counts in memory and logs one warning per outage (issue 14 item 2).
  */
 export default fp<{ config: Config; now: () => number; nameSpace?: string }>(
   async (app, { config, now, nameSpace }) => {
     let store = createMemoryCounterStore(now);
     if (config.redisUrl) {
-      const redis = new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1 });
-      redis.on('error', (err) => app.log.warn({ err }, 'password throttle redis error'));
+      // No offline queue: while disconnected a command fails at once and the memory counters answer.
+      const redis = new Redis(config.redisUrl, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      });
+      redis.on('error', (err) => app.log.debug({ err }, 'password throttle redis error'));
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
-      store = createRedisCounterStore(redis, `${nameSpace ?? 'onboard-'}passwords-`);
+      store = createFallbackCounterStore(
+        createRedisCounterStore(redis, `${nameSpace ?? 'onboard-'}passwords-`),
+        store,
+        (down, err) =>
+          down
+            ? app.log.warn(
+                { err },
+                'password throttle: Redis unavailable; counting per instance until it is back',
+              )
+            : app.log.warn('password throttle: Redis answers again; counts are shared by every instance'),
+      );
     }
     app.decorate('passwords', {
       resetTokens: createResetTokenStore(app.db, now),
