@@ -5,7 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { openDatabase } from './db';
-import { buildTestApp, sharedDatabase, testConfig, uniquePhone } from './test-helpers';
+import {
+  buildTestApp,
+  createTestLead,
+  sharedDatabase,
+  signInNewOwner,
+  testConfig,
+  uniquePhone,
+} from './test-helpers';
 import { createWebhookTransport } from './services/transport';
 
 let app: FastifyInstance;
@@ -84,6 +91,19 @@ describe('HTTP basics', () => {
       success: false,
       error: { code: 'ONB_UNAUTHORIZED', message: 'Session Expired' },
     });
+  });
+
+  it('answers a path parameter over the router limit and a malformed URL in the error shape, without echoing them', async () => {
+    const long = await app.inject(`/hms_ms/api/v1/screens/${'a'.repeat(500)}`);
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({
+      success: false,
+      error: { code: 'ONB_INVALID_INPUT', message: 'Invalid Input' },
+    });
+    const malformed = await app.inject('/hms_ms/api/v1/screens/%E0%A4%A');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('ONB_INVALID_INPUT');
+    expect(malformed.body).not.toContain('%E0');
   });
 
   it('answers a JSON 404 for an unknown API path', async () => {
@@ -362,5 +382,47 @@ describe('rate limit', () => {
     const warnings = lines.filter((line) => line.includes('Redis unavailable'));
     expect(warnings).toHaveLength(1);
     await limited.close();
+  });
+});
+
+describe('input the database cannot hold, and bodies that are not what they claim (found by the OpenAPI fuzzer)', () => {
+  it('refuses a NUL character in a path parameter, a query value or a body string with 400, never 500', async () => {
+    const cookie = await signInNewOwner(app);
+    const lead = await createTestLead(app, cookie);
+    const answers = [
+      await app.inject({ method: 'DELETE', url: '/hms_ms/api/v1/onboard/leads/%00', headers: { cookie } }),
+      await app.inject({ url: '/hms_ms/api/v1/screens/task?property_unique_id=%00', headers: { cookie } }),
+      await app.inject({
+        method: 'POST',
+        url: '/hms_ms/api/v1/onboard/leads',
+        headers: { cookie },
+        payload: { title: 'Sea\u0000View', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
+      }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('ONB_INVALID_INPUT');
+    }
+    // The owner's lead is untouched.
+    const again = await app.inject({
+      url: `/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}`,
+      headers: { cookie },
+    });
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('answers 400 to an upload whose body is not valid multipart', async () => {
+    const cookie = await signInNewOwner(app);
+    const lead = await createTestLead(app, cookie);
+    for (const path of ['images', 'kyc/documents']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}/${path}`,
+        headers: { cookie, 'content-type': 'multipart/form-data; boundary=x' },
+        payload: 'not multipart at all',
+      });
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'ONB_INVALID_INPUT', field: 'file' });
+    }
   });
 });

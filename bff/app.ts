@@ -6,7 +6,8 @@ import { assertConfigUsable, type Config } from './config';
 import { targetFromConfig, type DatabaseHandle } from './db';
 import contactVerificationPlugin from './plugins/app/contact-verification';
 import dbPlugin from './plugins/app/db';
-import errorsPlugin from './plugins/app/errors';
+import { onboardError } from './errors';
+import errorsPlugin, { sendError } from './plugins/app/errors';
 import imagesPlugin from './plugins/app/images';
 import leadsPlugin from './plugins/app/leads';
 import kycPlugin from './plugins/app/kyc';
@@ -127,6 +128,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Only the configured proxies may name the client (X-Forwarded-For); issue 14 item 3.
     ...(config.trustProxy.length > 0 ? { trustProxy: config.trustProxy } : {}),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route or hook (a malformed URL, a path parameter over
+    // maxParamLength): answered in the API's error shape, without echoing the URL.
+    frameworkErrors: (err, _request, reply) => sendError(reply, err),
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -140,6 +144,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '') return done(null, undefined);
     return jsonParser(request, text, done);
+  });
+  // PostgreSQL cannot store a NUL character in text or jsonb: a parameter, query value or body string
+  // holding one is refused as input (400 'Invalid Input'), before it can fail a query with a 500.
+  app.addHook('preValidation', async (request) => {
+    if (holdsNul(request.params) || holdsNul(request.query) || holdsNul(request.body)) {
+      throw onboardError('ONB_INVALID_INPUT');
+    }
   });
 
   await app.register(schemasPlugin);
@@ -261,4 +272,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   return app;
+}
+
+/** Whether any string (value or key) in `value`, at any depth, holds a NUL character (U+0000). */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Buffer.isBuffer(value)) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || holdsNul(item, depth + 1)) return true;
+  }
+  return false;
 }

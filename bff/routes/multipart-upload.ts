@@ -1,6 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import { onboardError } from '../errors';
+import { isOnboardError, onboardError } from '../errors';
 import type { UploadStream } from '../services/images';
 
 /** A UUID in any case (client upload ids). */
@@ -32,7 +32,8 @@ export interface UploadParts {
  * ONB_IMAGE_FIELDS_FIRST; a `client_upload_id` that is not a UUID answers 400 ONB_INVALID_INPUT. Whatever
  * of the file `handle` did not read (a retry, a refusal, a file over the limit) is never read: the
  * connection closes after the answer.
- * @throws ONB_INVALID_INPUT (400, field file) not multipart, or no file part named `file`.
+ * @throws ONB_INVALID_INPUT (400, field file) not multipart, a body that is not valid multipart, or no file
+ * part named `file`; (400, field = the field) a field holding a NUL character.
  */
 export async function readUploadParts<T>(
   request: FastifyRequest,
@@ -45,12 +46,22 @@ export async function readUploadParts<T>(
   // parsed later fields into the part's own `fields`).
   const fields = new Map<string, string>();
   let part: MultipartFile | undefined;
-  for await (const p of request.parts()) {
-    if (p.type === 'file') {
-      part = p;
-      break;
+  try {
+    for await (const p of request.parts()) {
+      if (p.type === 'file') {
+        part = p;
+        break;
+      }
+      if (typeof p.value === 'string') {
+        // Text that PostgreSQL cannot store (NUL) is input, not a fault: 400, never 500.
+        if (p.value.includes('\u0000')) throw onboardError('ONB_INVALID_INPUT', { field: p.fieldname });
+        fields.set(p.fieldname, p.value);
+      }
     }
-    if (typeof p.value === 'string') fields.set(p.fieldname, p.value);
+  } catch (err) {
+    // A body that is not valid multipart (no boundary, cut short, malformed headers) is the sender's error.
+    if (isOnboardError(err) || (err as { statusCode?: number }).statusCode !== undefined) throw err;
+    throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
   }
   if (!part) throw onboardError('ONB_INVALID_INPUT', { field: 'file' });
   const file = part.file;
