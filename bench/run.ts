@@ -4,7 +4,8 @@
  * start (a loaded machine makes every time longer; read the figures with it). How each figure is
  * measured: bench/README.md. Figures are printed, never asserted by the tests; the exit code is 0 even
  * when a goal is missed (CI's size budget is a separate, deterministic check).
- * `npm run bench -- --only=cold,size,load` measures only some parts (cold start; JS sizes; throughput).
+ * `npm run bench -- --only=cold,size,lighthouse,load` measures only some parts (cold start; JS sizes;
+ * Lighthouse mobile; throughput). `BENCH_PORT` moves the servers off 3299 (and the hello-world off 3298).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,11 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
 import autocannon from 'autocannon';
+import { runLighthouse, type LighthouseFigures } from './lighthouse';
 import { startServer, type BenchServer } from './server';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const port = 3299;
-const helloPort = 3298;
+const port = Number(process.env.BENCH_PORT ?? 3299);
+const helloPort = port - 1;
 const KB = 1000;
 /** Browsers send this; the answers are measured as a phone receives them (compressed when large). */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -38,7 +40,9 @@ const ms = (x: number) => `${(x / 1000).toFixed(2)} s`;
 const kb = (b: number) => `${(b / KB).toFixed(1)} KB`;
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-const parts = new Set(onlyArg ? onlyArg.slice('--only='.length).split(',') : ['cold', 'size', 'load']);
+const parts = new Set(
+  onlyArg ? onlyArg.slice('--only='.length).split(',') : ['cold', 'size', 'lighthouse', 'load'],
+);
 
 const loadAtStart = loadavg();
 console.log(
@@ -165,8 +169,8 @@ await app.listen({ port: ${helloPort}, host: '127.0.0.1' });`;
   };
 }
 
-/** Signs a new owner in through the development outbox and adds a property; returns the cookie header. */
-async function signedInOwner(base: string): Promise<string> {
+/** Signs a new owner in through the development outbox and adds a property; returns the cookie header and the property's id. */
+async function signedInOwner(base: string): Promise<{ cookie: string; propertyUniqueId: string }> {
   const phone = `+9198${String(Date.now() % 1e8).padStart(8, '0')}`;
   const post = (path: string, body: unknown, cookie = '') =>
     fetch(`${base}${path}`, {
@@ -189,7 +193,8 @@ async function signedInOwner(base: string): Promise<string> {
     cookie,
   );
   if (lead.status !== 201) throw new Error(`adding a property failed: ${lead.status}`);
-  return cookie;
+  const { data } = (await lead.json()) as { data: { lead: { property_unique_id: string } } };
+  return { cookie, propertyUniqueId: data.lead.property_unique_id };
 }
 
 /** The hello-world, once started (stopped at the end whatever happens). */
@@ -199,16 +204,12 @@ try {
   // 3. Client JS of the sign-in route in Debian's Chromium on a mobile profile: every script the page
   //    loads, decoded (raw), gzip level 9 of each, and the bytes actually transferred (as served).
   if (parts.has('size')) await measureSignInJs(server.url);
-  // 4. Throughput against a Fastify hello-world started here, in the same run.
+  // 4. Lighthouse mobile on the sign-in page and on a signed-in owner's checklist.
+  if (parts.has('lighthouse')) await measureLighthouse(server.url);
+  // 5. Throughput against a Fastify hello-world started here, in the same run.
   if (parts.has('load')) await measureLoad(server);
   await server.stop();
   if (parts.has('load')) await measurePostgres();
-  row(
-    'Lighthouse mobile (sign-in, checklist)',
-    'not measured by this bench',
-    'perf ≥ 95, LCP ≤ 1.8 s …',
-    null,
-  );
 } finally {
   await running.hello?.stop();
   await server.stop();
@@ -259,13 +260,52 @@ async function measureSignInJs(base: string): Promise<void> {
   );
 }
 
+/** Lighthouse 12 mobile defaults (bench/lighthouse.ts) on the sign-in page and a signed-in owner's checklist. */
+async function measureLighthouse(base: string): Promise<void> {
+  const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+  const owner = await signedInOwner(base);
+  const pages: [string, string, string | undefined][] = [
+    ['sign-in', `${base}/propertyOnboard/sign_up`, undefined],
+    ['checklist', `${base}/propertyOnboard/task?property_unique_id=${owner.propertyUniqueId}`, owner.cookie],
+  ];
+  for (const [name, url, cookie] of pages) {
+    let f: LighthouseFigures;
+    try {
+      f = await runLighthouse(url, { cookie, runs });
+    } catch (err) {
+      row(`Lighthouse ${name}`, `not measured: ${String(err).slice(0, 80)}`, '—', null);
+      continue;
+    }
+    const of = `Lighthouse mobile, ${name} (median of ${runs})`;
+    row(
+      `${of}: performance`,
+      `${f.performance} (CPU benchmark index ${f.benchmarkIndex})`,
+      '≥ 95',
+      f.performance >= 95,
+    );
+    row(`  ${name}: LCP`, `${ms(f.lcpMs)} (FCP ${ms(f.fcpMs)})`, '≤ 1.80 s', f.lcpMs <= 1800);
+    row(`  ${name}: TBT`, `${Math.round(f.tbtMs)} ms`, '≤ 100 ms', f.tbtMs <= 100);
+    row(`  ${name}: CLS`, f.cls.toFixed(3), '≤ 0.020', f.cls <= 0.02);
+    row(
+      `  ${name}: accessibility`,
+      `${f.accessibility}${f.failedAccessibility.length ? ` (${f.failedAccessibility.join(', ')})` : ''}`,
+      '100',
+      f.accessibility === 100,
+    );
+    if (new URL(f.finalUrl).pathname !== new URL(url).pathname) {
+      console.log(`Lighthouse ${name}: the page ended on ${f.finalUrl}, not on ${url}`);
+    }
+    if (f.flagged.length) console.log(`Lighthouse flags on ${name}: ${f.flagged.join('; ')}`);
+  }
+}
+
 async function measureLoad(server: BenchServer): Promise<void> {
   const hello = await startHello();
   running.hello = hello;
   const hello50 = await load(hello.url, 50);
   const signUp = await load(`${server.url}/hms_ms/api/v1/screens/sign_up`, 50);
   const hello10 = await load(hello.url, 10);
-  const cookie = await signedInOwner(server.url);
+  const { cookie } = await signedInOwner(server.url);
   const checklist = await load(`${server.url}/hms_ms/api/v1/screens/task`, 10, { cookie });
   const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
   row(
@@ -299,7 +339,7 @@ async function measureLoad(server: BenchServer): Promise<void> {
 async function measurePostgres(): Promise<void> {
   if (process.env.DATABASE_URL) {
     const pgServer = await startServer(port, { RATE_LIMIT_MAX: '0', DATABASE_URL: process.env.DATABASE_URL });
-    const pgCookie = await signedInOwner(pgServer.url);
+    const { cookie: pgCookie } = await signedInOwner(pgServer.url);
     const pg = await load(`${pgServer.url}/hms_ms/api/v1/screens/task`, 10, { cookie: pgCookie });
     await pgServer.stop();
     row(

@@ -34,11 +34,12 @@ const screensDir = join(root, 'bff/screens');
 
 /**
  * Budget of the sign-in route (sign_up and login, signed out), gzip bytes: what the route weighs today
- * (231.6 KB on login with the role choice, e-mail and password and the provider buttons; 324.4 KB before
- * issue 13) and a few KB of slack, so that it cannot grow unnoticed. The goal of
+ * (227.3 KB on sign_up and login, which now carry the same widgets: the role choice, e-mail and password
+ * and the provider buttons come with the page; 231.6 KB before the shell's overlays lost MUI's transitions,
+ * 324.4 KB before issue 13) and a little slack, so that it cannot grow unnoticed. The goal of
  * issue 13 item 2 is {@link SIGN_IN_GOAL}; lower this budget as the route comes closer to it.
  */
-export const SIGN_IN_BUDGET = 235_000;
+export const SIGN_IN_BUDGET = 229_500;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */

@@ -3,14 +3,17 @@ import { createRoot } from 'react-dom/client';
 import { eagerWidgetTypes } from './engine/registry';
 import { preloadWidgetValidators } from './engine/validation-schemas';
 import { applyDocumentLanguage } from './i18n/direction';
-import { currentLocale } from './i18n/instance';
+import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
+import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
 
 const locale = currentLocale();
 applyDocumentLanguage(locale);
+// A public first screen (sign-in) is asked for now, so that its payload travels while the code below runs.
+primeFirstScreen(appStore, window.location, i18n.language);
 void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
 // The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.

@@ -1,9 +1,11 @@
 import type { WidgetType } from '../../schemas/generated/types';
 import type { WidgetComponent } from '../../widgets/widget-props';
 import { Button } from '../../widgets/button';
+import { Choice } from '../../widgets/choice';
 import { Input } from '../../widgets/input';
 import { LanguageChooser } from '../../widgets/language-chooser';
 import { Popup } from '../../widgets/popup';
+import { SocialLoginButtons } from '../../widgets/social-login-buttons';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
 
@@ -13,9 +15,10 @@ import { lazyWidget } from './lazy-widget';
  * schemas/widget-type.schema.json without a component here fails to compile. The engine looks a type up
  * here and knows no widget by name; an unknown type draws the engine's quiet fallback.
  *
- * The widgets of the sign-in screens (sign_up, login: text, input, button, popup, language_chooser) come
- * with the page; every other widget is a chunk of its own, fetched with its validator when a screen's
- * payload names it (issue 13: the sign-in route carries no other widget). `npm run size` checks the result.
+ * The widgets of the sign-in screens (sign_up, login: text, input, button, popup, language_chooser,
+ * social_login_buttons, choice) come with the page, so that the first screen is drawn as soon as its payload
+ * arrives, without a further round trip for widget code (issue 13); every other widget is a chunk of its
+ * own, fetched with its validator when a screen's payload names it. `npm run size` checks the result.
  */
 export const widgetRegistry = {
   text: Text,
@@ -23,19 +26,17 @@ export const widgetRegistry = {
   button: Button,
   popup: Popup,
   language_chooser: LanguageChooser,
+  social_login_buttons: SocialLoginButtons,
+  choice: Choice,
   confirmation: lazyWidget(() => import('../../widgets/confirmation').then((m) => m.Confirmation)),
   empty_state: lazyWidget(() => import('../../widgets/empty-state').then((m) => m.EmptyState)),
   redirect: lazyWidget(() => import('../../widgets/redirect').then((m) => m.Redirect)),
   checklist: lazyWidget(() => import('../../widgets/checklist').then((m) => m.Checklist)),
-  choice: lazyWidget(() => import('../../widgets/choice').then((m) => m.Choice)),
   multi_choice: lazyWidget(() => import('../../widgets/multi-choice').then((m) => m.MultiChoice)),
   item_list: lazyWidget(() => import('../../widgets/item-list').then((m) => m.ItemList)),
   // The map loads Leaflet on its own, lazily again; place search carries MUI's Autocomplete and Popper.
   map_pin: lazyWidget(() => import('../../widgets/map-pin').then((m) => m.MapPin)),
   place_search: lazyWidget(() => import('../../widgets/place-search').then((m) => m.PlaceSearch)),
-  social_login_buttons: lazyWidget(() =>
-    import('../../widgets/social-login-buttons').then((m) => m.SocialLoginButtons),
-  ),
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
   image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),

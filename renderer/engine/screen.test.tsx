@@ -7,7 +7,7 @@ import type { ScreenPayload } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import { ShellHostContext, type ShellHost } from './host';
 import type { WidgetReport } from './reports';
-import { Screen } from './screen';
+import { Screen, primeScreenRequest } from './screen';
 
 vi.mock('./registry', async () => {
   const { createElement } = await import('react');
@@ -153,6 +153,37 @@ describe('Screen', () => {
     expect(await view.findByText('Hi')).toBeInTheDocument();
     const init = fetchMock.mock.calls[0]![1]!;
     expect((init.headers as Record<string, string>).user_url_country).toBe('AE');
+  });
+
+  it('takes the request primed at start for the same screen, language, headers and query (one fetch)', async () => {
+    fetchMock.mockResolvedValue(
+      answer({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] }),
+    );
+    primeScreenRequest('sign_up', 'en-GB', { user_url_country: 'AE' }, { ref: 'x' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    draw(
+      { screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] },
+      host(),
+      {
+        user_url_country: 'AE',
+      },
+      { ref: 'x' },
+    );
+    expect(await view.findByText('Hi')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
+  });
+
+  it('asks again when the primed request was for other headers, and forgets it', async () => {
+    fetchMock.mockResolvedValue(
+      answer({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] }),
+    );
+    primeScreenRequest('sign_up', 'en-GB', { user_url_country: 'AE' });
+    draw({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] });
+    expect(await view.findByText('Hi')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const init = fetchMock.mock.calls[1]![1]!;
+    expect((init.headers as Record<string, string>).user_url_country).toBeUndefined();
   });
 
   it('draws a quiet fallback for an unknown widget_type while the others render, and reports it', async () => {

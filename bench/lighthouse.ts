@@ -1,0 +1,128 @@
+/**
+ * Lighthouse 12 with its default mobile settings (Moto G Power screen, simulated slow 4G: 150 ms RTT,
+ * 1638.4 Kbit/s down, 4× CPU slowdown) run programmatically in Debian's Chromium, for `npm run bench`
+ * (issue 13 item 4). How it is measured: bench/README.md.
+ */
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { connect } from 'puppeteer-core';
+
+/** The figures of one Lighthouse run of one page. */
+export interface LighthouseFigures {
+  /** Performance score, 0–100. */
+  performance: number;
+  /** Largest Contentful Paint, ms (simulated). */
+  lcpMs: number;
+  /** First Contentful Paint, ms (simulated). */
+  fcpMs: number;
+  /** Total Blocking Time, ms (simulated). */
+  tbtMs: number;
+  /** Cumulative Layout Shift, unitless. */
+  cls: number;
+  /** Accessibility score, 0–100. */
+  accessibility: number;
+  /**
+   * Lighthouse's CPU benchmark of this machine at the time (a high-end desktop scores ≈ 1500–2500); the 4×
+   * slowdown is calibrated for such a machine, so on a loaded or slow one TBT and LCP come out longer.
+   */
+  benchmarkIndex: number;
+  /** The URL the page showed at the end (a redirect, e.g. to sign-in, shows here). */
+  finalUrl: string;
+  /** Ids of the accessibility audits that failed (score below 1), to print beside a score under 100. */
+  failedAccessibility: string[];
+  /** Opportunities and diagnostics that Lighthouse flags (id and its estimated savings in ms or bytes), largest first. */
+  flagged: string[];
+}
+
+/** Options of {@link runLighthouse}. */
+export interface LighthouseOptions {
+  /**
+   * A `Cookie` header (`name=value; …`) set in the browser for the page's origin before the run: a
+   * signed-in owner's session and the readable `isLoggedIn` flag the client reads (SPEC §4).
+   */
+  cookie?: string;
+  /** Runs per page; the run with the median performance score is reported. Default 3. */
+  runs?: number;
+  /** Chromium to drive; default `CHROMIUM_PATH` or /usr/bin/chromium. */
+  chromePath?: string;
+}
+
+const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
+
+/**
+ * Runs Lighthouse (performance and accessibility categories, default mobile settings) on `url`
+ * `opts.runs` times, each in a new headless Chromium, and returns the run with the median performance
+ * score. Throws when Chromium cannot start or Lighthouse reports a runtime error (e.g. the page did not load).
+ */
+export async function runLighthouse(url: string, opts: LighthouseOptions = {}): Promise<LighthouseFigures> {
+  const runs: LighthouseFigures[] = [];
+  for (let i = 0; i < (opts.runs ?? 3); i++) runs.push(await runOnce(url, opts));
+  runs.sort((a, b) => a.performance - b.performance);
+  return runs[Math.floor(runs.length / 2)]!;
+}
+
+async function runOnce(url: string, opts: LighthouseOptions): Promise<LighthouseFigures> {
+  const chromeFlags = ['--headless=new', '--disable-gpu', '--disable-dev-shm-usage'];
+  if (process.getuid?.() === 0) chromeFlags.push('--no-sandbox');
+  const chrome = await launch({
+    chromePath: opts.chromePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags,
+    logLevel: 'silent',
+  });
+  const browser = await connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  try {
+    const page = await browser.newPage();
+    if (opts.cookie) {
+      const host = new URL(url).hostname;
+      // In the browser's cookie jar (not as an extra header), so that document.cookie shows isLoggedIn.
+      const cookies = opts.cookie.split(';').map((part) => {
+        const at = part.indexOf('=');
+        return { name: part.slice(0, at).trim(), value: part.slice(at + 1).trim(), domain: host, path: '/' };
+      });
+      await browser.setCookie(...cookies);
+    }
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+      },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error('Lighthouse returned no result');
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+    const a11yIds = lhr.categories.accessibility?.auditRefs.map((r) => r.id) ?? [];
+    const failedAccessibility = a11yIds.filter((id) => {
+      const s = lhr.audits[id]?.score;
+      return s !== null && s !== undefined && s < 1;
+    });
+    const flagged = Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 0.9 && a.details?.type === 'opportunity')
+      .map((a) => {
+        const d = a.details as { overallSavingsMs?: number; overallSavingsBytes?: number };
+        return { id: a.id, ms: d.overallSavingsMs ?? 0, bytes: d.overallSavingsBytes ?? 0 };
+      })
+      .sort((x, y) => y.ms - x.ms || y.bytes - x.bytes)
+      .map((o) => `${o.id} (${Math.round(o.ms)} ms${o.bytes ? `, ${Math.round(o.bytes / 1000)} KB` : ''})`);
+    return {
+      performance: score(lhr.categories.performance?.score),
+      accessibility: score(lhr.categories.accessibility?.score),
+      lcpMs: audit('largest-contentful-paint'),
+      fcpMs: audit('first-contentful-paint'),
+      tbtMs: audit('total-blocking-time'),
+      cls: audit('cumulative-layout-shift'),
+      finalUrl: lhr.finalDisplayedUrl,
+      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
+      failedAccessibility,
+      flagged,
+    };
+  } finally {
+    await browser.disconnect();
+    chrome.kill();
+  }
+}

@@ -1,0 +1,54 @@
+import { createStore } from 'jotai';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loggedInAtom } from '../state/atoms';
+import { primeFirstScreen } from './first-screen';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  fetchMock.mockResolvedValue(new Response('{"success":true,"data":{}}', { status: 200 }));
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const signedOut = () => {
+  const store = createStore();
+  store.set(loggedInAtom, false);
+  return store;
+};
+
+describe('primeFirstScreen', () => {
+  it("asks for a public page's screen at once, with the path's country and the query", () => {
+    const id = primeFirstScreen(
+      signedOut(),
+      { pathname: '/propertyOnboard/ae/sign_up', search: '?ref=x' },
+      'en-GB',
+    );
+    expect(id).toBe('sign_up');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
+    expect((init!.headers as Record<string, string>).user_url_country).toBe('AE');
+  });
+
+  it('primes the top-level login page too', () => {
+    expect(primeFirstScreen(signedOut(), { pathname: '/login', search: '' }, 'en-GB')).toBe('login');
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/login');
+  });
+
+  it('asks for nothing on a signed-in page, a sign-in page of a signed-in user, or an unknown path', () => {
+    const signedIn = createStore();
+    signedIn.set(loggedInAtom, true);
+    expect(
+      primeFirstScreen(signedOut(), { pathname: '/propertyOnboard/task', search: '' }, 'en-GB'),
+    ).toBeNull();
+    expect(
+      primeFirstScreen(signedIn, { pathname: '/propertyOnboard/sign_up', search: '' }, 'en-GB'),
+    ).toBeNull();
+    expect(
+      primeFirstScreen(signedOut(), { pathname: '/propertyOnboard/1x/sign_up', search: '' }, 'en-GB'),
+    ).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
