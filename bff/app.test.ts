@@ -411,6 +411,19 @@ describe('input the database cannot hold, and bodies that are not what they clai
     expect(again.statusCode).toBe(200);
   });
 
+  it('refuses numbers beyond what the database counts (a section version of 1e308) with 400', async () => {
+    const cookie = await signInNewOwner(app);
+    const lead = await createTestLead(app, cookie);
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}/kyc`,
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '{"data":{},"version":1e308,"draft":true}',
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'ONB_INVALID_INPUT', field: 'version' });
+  });
+
   it('answers 400 to an upload whose body is not valid multipart', async () => {
     const cookie = await signInNewOwner(app);
     const lead = await createTestLead(app, cookie);
