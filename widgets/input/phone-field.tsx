@@ -41,7 +41,8 @@ export function countryOfNumber(raw: string, selected: string | undefined): Coun
  */
 export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
   const { t, i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en-GB';
+  // The chosen language (not resolvedLanguage, which lags until the texts arrive): country names follow it.
+  const language = i18n.language || 'en-GB';
   const countryField = contents.country_field;
   const [localCountry, setLocalCountry] = useState<string | undefined>(contents.default_country);
   const stored = countryField ? form.value(countryField) : undefined;
