@@ -28,7 +28,7 @@ test('a wrong code shows the spec message and the right one still works', async 
   const code = await requestCode(page, request, phone.national, phone.e164);
   const wrong = code === '000000' ? '111111' : '000000';
   await page.getByLabel('One-time code').fill(wrong);
-  await expect(page.getByText('Please enter correct OTP').first()).toBeVisible();
+  await expect(page.getByText('Incorrect OTP').first()).toBeVisible();
   await expect(page).toHaveURL(/sign_up$/);
   await page.getByLabel('One-time code').fill(code);
   await expect(page).toHaveURL(/\/propertyOnboard\/add$/);

@@ -8,7 +8,7 @@ import { createHarnessRecord, harness } from '../test-harness';
 import { Input } from './input';
 import { countryOfNumber } from './phone-field';
 import { COUNTRY_CALLING_CODES, loadPhoneLib } from './phone-lib';
-import { otpDigits } from './otp-field';
+import { nextOtpValue, otpDigits } from './otp-field';
 import { wholeNumberOf } from './number-field';
 
 describe('input fixtures', () => {
@@ -144,17 +144,75 @@ describe('Input, otp kind', () => {
     expect(record.actions).toEqual([contents.on_complete]);
   });
 
-  it('ignores letters and stops at otp_length; on_complete waits for the last digit', async () => {
+  it('ignores letters and keeps otp_length digits; on_complete waits for the last digit', async () => {
     const record = createHarnessRecord();
     render(harness({ component: Input, contents, record }));
     const code = screen.getByRole('textbox', { name: /One-time code/ });
     await userEvent.type(code, '1a2b3');
     expect(record.values.otp).toBe('123');
     expect(record.actions).toEqual([]);
-    await userEvent.type(code, '4567');
+    await userEvent.type(code, '456');
     expect(record.values.otp).toBe('123456');
     expect(record.actions).toHaveLength(1);
+    await userEvent.paste('98765432');
+    expect(record.values.otp).toBe('987654');
     expect(otpDigits('9-8 7', 6)).toBe('987');
+  });
+
+  it('after a wrong code, typing starts a new code and clears the error (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents,
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    expect(screen.getByText('Incorrect OTP')).toBeInTheDocument();
+    const code = screen.getByRole('textbox', { name: /One-time code/ });
+    await userEvent.type(code, '2');
+    expect(record.values.otp).toBe('2');
+    expect(screen.queryByText('Incorrect OTP')).not.toBeInTheDocument();
+    await userEvent.type(code, '34567');
+    expect(record.values.otp).toBe('234567');
+    expect(record.actions).toEqual([contents.on_complete]);
+  });
+
+  it('after a wrong code, pasting a new one replaces it and runs on_complete (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents,
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    await userEvent.click(screen.getByRole('textbox', { name: /One-time code/ }));
+    await userEvent.paste('654 321');
+    expect(record.values.otp).toBe('654321');
+    expect(record.actions).toEqual([contents.on_complete]);
+    expect(nextOtpValue('111111', '1111112', 6)).toBe('2');
+    expect(nextOtpValue('123456', '12345', 6)).toBe('12345');
+  });
+
+  it('a successful resend empties the boxes and clears the error (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents: { ...contents, resend: { ...contents.resend!, cooldown_s: 0 } },
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Resend code' }));
+    expect(record.values.otp).toBe('');
+    expect(screen.queryByText('Incorrect OTP')).not.toBeInTheDocument();
   });
 
   it('runs the edit link actions', async () => {
