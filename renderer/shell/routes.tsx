@@ -13,6 +13,7 @@ import {
   loggedInAtom,
   pushToast,
   resetUserAtoms,
+  signedOutOnPurposeAtom,
   userDetailsAtom,
 } from '../state/atoms';
 import { clearStorageOnSignOut } from '../state/storage-keys';
@@ -90,6 +91,7 @@ function ShellLayout(): ReactElement {
         }),
       signOut: () => signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
       sessionStarted: (user: UserDetails) => {
+        store.set(signedOutOnPurposeAtom, false);
         store.set(userDetailsAtom, user);
         store.set(loggedInAtom, true);
         // On sign_up / login the gate now sends the user on (RedirectAfterSignIn); elsewhere go there directly.
@@ -109,6 +111,16 @@ function ShellLayout(): ReactElement {
     let timer: number | undefined;
     const unregister = setUnauthorizedHandler(() => {
       if (timer !== undefined) return;
+      const parsed = parseAppPath(locationRef.current.pathname);
+      if (parsed.kind === 'route' && !parsed.route.public) {
+        // The gate takes over on an authenticated page: 'Session Expired', the target remembered, sign-up
+        // after 2 s. Later 401s of the same page must not wipe the target it remembered.
+        if (store.get(loggedInAtom)) {
+          clearStorageOnSignOut();
+          resetUserAtoms(store);
+        }
+        return;
+      }
       clearStorageOnSignOut();
       pushToast(store, {
         toast_text: t('shell.session_expired'),
@@ -117,12 +129,8 @@ function ShellLayout(): ReactElement {
       });
       timer = window.setTimeout(() => {
         timer = undefined;
-        const here = locationRef.current;
-        const parsed = parseAppPath(here.pathname);
-        if (parsed.kind === 'route' && !parsed.route.public)
-          rememberPendingRedirect(fullPath(here), parsed.countryCode);
         resetUserAtoms(store);
-        void navigate(signUpPath(parsed.countryCode), { replace: true });
+        void navigate(signUpPath(parsed.kind === 'route' ? parsed.countryCode : null), { replace: true });
       }, SESSION_EXPIRED_REDIRECT_MS);
     });
     return () => {
@@ -146,7 +154,12 @@ function ShellLayout(): ReactElement {
   );
 }
 
-/** Sends a signed-out visitor to the sign-up page, remembering where they wanted to go (SPEC §4). */
+/**
+ * A signed-out visitor of an authenticated page (SPEC §4): the target (path + query) is remembered, the
+ * 'Session Expired' toast shows, and after 2 s (SESSION_EXPIRED_REDIRECT_MS) the sign-up page follows. Right
+ * after the owner signed out on purpose, none of that: the sign-out itself goes to the sign-up page and the
+ * page signed out from is not remembered (issue 12 item 10).
+ */
 function RedirectToSignUp({
   to,
   countryCode,
@@ -156,10 +169,24 @@ function RedirectToSignUp({
 }): ReactElement | null {
   const location = useLocation();
   const navigate = useNavigate();
+  const store = useStore();
+  const { t } = useTranslation();
+  const signedOutOnPurpose = useAtomValue(signedOutOnPurposeAtom);
+  const toasted = useRef(false);
   useEffect(() => {
+    if (signedOutOnPurpose) return undefined;
     rememberPendingRedirect(fullPath(location), countryCode);
-    void navigate(to, { replace: true });
-  }, [location, countryCode, navigate, to]);
+    if (!toasted.current) {
+      toasted.current = true;
+      pushToast(store, {
+        toast_text: t('shell.session_expired'),
+        status: 'error',
+        timer: ACTION_TOAST_MIN_MS,
+      });
+    }
+    const timer = window.setTimeout(() => void navigate(to, { replace: true }), SESSION_EXPIRED_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [location, countryCode, navigate, to, signedOutOnPurpose, store, t]);
   return null;
 }
 
@@ -196,6 +223,12 @@ function OnboardPage(): ReactElement | null {
   const parsed = parseAppPath(location.pathname);
   const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
   const requestQuery = useMemo(() => queryFromSearch(location.search), [location.search]);
+  const setSignedOutOnPurpose = useSetAtom(signedOutOnPurposeAtom);
+  const onPublicPage = parsed.kind === 'route' && parsed.route.public;
+  useEffect(() => {
+    // Once the sign-out has reached a public page, a later visit of an authenticated one is remembered again.
+    if (onPublicPage) setSignedOutOnPurpose(false);
+  }, [onPublicPage, setSignedOutOnPurpose]);
 
   if (decision.kind === 'not_found') return <NotFoundPage />;
   if (decision.kind === 'wait') return <div role="status" aria-busy="true" aria-label={t('shell.loading')} />;
