@@ -135,6 +135,13 @@ describe('Input, otp kind', () => {
     expect(screen.getByText('Code sent to +91 98765 43210')).toBeInTheDocument();
   });
 
+  it('shows the number the code went to left to right, in international format (issue 12 item 4)', async () => {
+    render(harness({ component: Input, contents, values: { phone: '+919102130008' }, language: 'ar' }));
+    const number = await screen.findByText('+91 91021 30008');
+    expect(number.tagName).toBe('BDI');
+    expect(number).toHaveAttribute('dir', 'ltr');
+  });
+
   it("keeps the digits of a pasted '12 34 56' and runs on_complete", async () => {
     const record = createHarnessRecord();
     render(harness({ component: Input, contents, record }));

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { InputContents } from '../../schemas/generated/types';
 import type { Dispatch, WidgetProps } from '../widget-props';
 import { fillFields, isRequired, stringValue } from './shared';
+import { PhoneAwareText } from '../phone-text';
 
 /** Digits of a code when the screen does not say (SPEC §5: 6 in the login flow). */
 const DEFAULT_OTP_LENGTH = 6;
@@ -108,7 +109,7 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1 }}>
           {contents.sent_to && (
             <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-              {fillFields(contents.sent_to, form)}
+              <PhoneAwareText text={fillFields(contents.sent_to, form)} />
             </Typography>
           )}
           {contents.edit && (
