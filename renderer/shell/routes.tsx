@@ -1,5 +1,6 @@
 import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
-import { Suspense, lazy, useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import type { Locale, UserDetails } from '../../schemas/generated/types';
@@ -29,7 +30,7 @@ import {
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
 import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
 import { Footer } from './footer';
-import { LazyScreen } from './lazy-screen';
+import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOut, signOutLocally } from './session';
@@ -39,8 +40,8 @@ import { ToastHost } from './toast-host';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
 // The arrival from the main app draws its own page, loaded only there: the sign-in route does not carry it.
-const RedirectEntry = lazy(() => import('./sso-entry').then((m) => ({ default: m.RedirectEntry })));
-const SocialLoginReturn = lazy(() =>
+const RedirectEntry = lazyWithRetry(() => import('./sso-entry').then((m) => ({ default: m.RedirectEntry })));
+const SocialLoginReturn = lazyWithRetry(() =>
   import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
 );
 
@@ -274,26 +275,32 @@ export const appRoutes: RouteObject[] = [
       {
         path: REDIRECT_ENTRY_PATH,
         element: (
-          <Suspense>
-            <RedirectEntry />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <RedirectEntry />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       { path: '/404', element: <NotFoundPage /> },
       {
         path: `${BASE_PATH}/social_login/:oauth_mode`,
         element: (
-          <Suspense>
-            <SocialLoginReturn />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <SocialLoginReturn />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       {
         path: `${BASE_PATH}/:country_iso_code/social_login/:oauth_mode`,
         element: (
-          <Suspense>
-            <SocialLoginReturn />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <SocialLoginReturn />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       ...TOP_LEVEL_ROUTES.map((route) => ({ path: `/${route.topLevelPath}`, element: <OnboardPage /> })),
