@@ -222,6 +222,13 @@ describe('Input, otp kind', () => {
     expect(screen.queryByText('Incorrect OTP')).not.toBeInTheDocument();
   });
 
+  it("gives 'Edit number' a touch target of at least 44 px (issue 12 item 19)", () => {
+    render(harness({ component: Input, contents }));
+    const edit = screen.getByRole('button', { name: 'Edit number' });
+    expect(parseFloat(getComputedStyle(edit).minHeight)).toBeGreaterThanOrEqual(44);
+    expect(parseFloat(getComputedStyle(edit).minWidth)).toBeGreaterThanOrEqual(44);
+  });
+
   it('runs the edit link actions', async () => {
     const record = createHarnessRecord();
     render(harness({ component: Input, contents, record }));

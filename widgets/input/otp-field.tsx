@@ -118,6 +118,8 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
               type="button"
               variant="body2"
               onClick={() => void dispatch(contents.edit!.actions)}
+              // A 44 × 44 px touch target at least (WCAG 2.5.5), not the 20 px line of text (issue 12 item 19).
+              sx={{ minHeight: 44, minWidth: 44, paddingInline: 1 }}
             >
               {contents.edit.label}
             </Link>
