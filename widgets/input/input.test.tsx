@@ -6,7 +6,7 @@ import { checkPan } from '../../schemas/identifiers';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
 import { createHarnessRecord, harness } from '../test-harness';
 import { Input } from './input';
-import { countryOfNumber } from './phone-field';
+import { countryOfNumber, nationalPart } from './phone-field';
 import { COUNTRY_CALLING_CODES, loadPhoneLib } from './phone-lib';
 import { nextOtpValue, otpDigits } from './otp-field';
 import { wholeNumberOf } from './number-field';
@@ -66,6 +66,18 @@ describe('Input, phone kind', () => {
     expect(number).toHaveAttribute('inputmode', 'tel');
     expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('IN');
     expect(record.values.country_code).toBe('IN');
+  });
+
+  it('shows a stored number without the calling code the country box already shows (issue 12 item 19)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({ component: Input, contents, record, values: { phone: '+919876543210', country_code: 'IN' } }),
+    );
+    const number = screen.getByRole('textbox', { name: /Mobile number/ });
+    expect(number).toHaveValue('9876543210');
+    await userEvent.type(number, '1');
+    expect(record.values.phone).toBe('98765432101');
+    expect(nationalPart('+447400123456', 'IN')).toBe('+447400123456');
   });
 
   it("accepts '+44 7400 123456' as typed and moves the country to its own", async () => {
