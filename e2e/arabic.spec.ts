@@ -6,6 +6,8 @@ import { readCode, uniquePhone } from './helpers';
  * language chooser, phone numbers inside Arabic text, and recovering from a wrong code by typing.
  */
 test.use({ locale: 'ar' });
+// Each test goes through several full page loads and language switches.
+test.describe.configure({ timeout: 120_000 });
 
 /** Where the first and the last character of `text` are drawn inside `element` (x of their boxes, px). */
 async function drawnEnds(element: Locator, text: string): Promise<{ first: number; last: number }> {
@@ -44,9 +46,9 @@ test('the chooser follows the language, both ways, over a reload; country names 
   page,
 }) => {
   await page.goto('/propertyOnboard/sign_up');
+  await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(chooser(page)).toHaveText('العربية');
-  await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible();
   await expect(page.getByRole('combobox').locator('option[value="IN"]')).toHaveText(/^الهند/);
 
   await chooser(page).click();
@@ -58,7 +60,7 @@ test('the chooser follows the language, both ways, over a reload; country names 
   await expect(page.getByRole('combobox').locator('option[value="IN"]')).toHaveText(/^India/);
 
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'List your property' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'List your property' })).toBeVisible({ timeout: 30_000 });
   await expect(chooser(page)).toHaveText('English');
 
   await chooser(page).click();
@@ -76,7 +78,7 @@ test('a wrong code is corrected by typing; the number reads left to right on the
 }) => {
   const phone = uniquePhone();
   await page.goto('/propertyOnboard/sign_up');
-  await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('رقم الجوال').fill(phone.national);
   await page.getByRole('button', { name: 'احصل على رمز التحقق' }).click();
   const code = await readCode(request, phone.e164);
