@@ -44,6 +44,7 @@ test('a screen chunk that does not load is tried 6 times, then Refresh reloads t
   page,
   request,
 }) => {
+  test.setTimeout(120_000);
   await signUp(page, request);
   const id = await addHotel(page, 'Chunk Court');
   // The checklist widget's code and its contents validator: every request of them fails.
