@@ -250,7 +250,7 @@ export const errorDefinitions = {
   ONB_OTP_INCORRECT: {
     status: 400,
     key: 'errors.otp_incorrect',
-    message: 'Please enter correct OTP',
+    message: 'Incorrect OTP',
     field: 'otp',
   },
   ONB_OTP_EXPIRED: {

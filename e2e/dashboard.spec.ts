@@ -1,16 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { addHotel, signUp } from './helpers';
+import { addHotel, signUp, shownPhone } from './helpers';
 
 test('an owner copies the lead id from the More menu and adds a referral code, refused first when unknown', async ({
   page,
   context,
   request,
 }) => {
+  test.setTimeout(120_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signUp(page, request);
   const id = await addHotel(page, 'Lotus Court');
-  const lead = await page.request.get(`/hms_ms/api/v1/onboard/leads/${id}`);
-  const leadId: string = (await lead.json()).data.lead.lead_id;
+  // The Lead ID the owner sees on the checklist is what is copied (issue 12 item 6).
+  await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
+  const shown = (await page.getByText(/^Lead ID /).textContent())!.replace(/^Lead ID /, '').trim();
+  expect(shown).not.toBe('');
 
   await page.goto('/propertyOnboard/dashboard');
   const card = page.getByRole('article', { name: 'Lotus Court' });
@@ -18,7 +21,7 @@ test('an owner copies the lead id from the More menu and adds a referral code, r
   await card.getByRole('button', { name: 'More' }).click();
   await page.getByRole('menuitem', { name: 'Copy Lead ID' }).click();
   await expect(page.getByText('Lead ID copied')).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(leadId);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
 
   await card.getByRole('button', { name: 'More' }).click();
   await page.getByRole('menuitem', { name: 'Add Referral' }).click();
@@ -53,7 +56,7 @@ test('the Account tab shows the profile and the language, and the dashboard is e
   await page.getByRole('navigation').getByText('Account').click();
   await expect(page).toHaveURL(/\/propertyOnboard\/account$/);
   await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
-  await expect(page.getByText(phone.e164)).toBeVisible();
+  await expect(page.getByText(shownPhone(phone))).toBeVisible();
   await expect(page.getByText('Not added yet')).toBeVisible();
   await expect(page.getByText('Language', { exact: true }).first()).toBeVisible();
 });

@@ -7,6 +7,11 @@ export function uniquePhone(): { national: string; e164: string } {
   return { national, e164: `+91${national}` };
 }
 
+/** An Indian number as the app shows it (libphonenumber-js' international format): '+91 98765 43210'. */
+export function shownPhone(phone: { national: string }): string {
+  return `+91 ${phone.national.slice(0, 5)} ${phone.national.slice(5)}`;
+}
+
 /**
  * Reads the newest code sent to `to` (an E.164 number or an e-mail address) from the development outbox
  * (GET /__dev/outbox), skipping `after` (a code already used); sign-in codes have 6 digits, the property

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { addHotel, signUp } from './helpers';
 
 test('an invalid country code shows the not-found page', async ({ page }) => {
   await page.goto('/propertyOnboard/1x/task');
@@ -37,4 +38,29 @@ test.describe('on a desktop-wide window', () => {
     await expect(page.getByText(/mobile browser/i)).toBeVisible();
     await expect(page.getByLabel('Mobile number')).toHaveCount(0);
   });
+});
+
+test('a screen chunk that does not load is tried 6 times, then Refresh reloads the page (SPEC §4, §8)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, request);
+  const id = await addHotel(page, 'Chunk Court');
+  // The checklist widget's code and its contents validator: every request of them fails.
+  const tries = new Map<string, number>();
+  await page.route(/\/assets\/checklist-[^/]*\.js$/, (route) => {
+    const name = new URL(route.request().url()).pathname;
+    tries.set(name, (tries.get(name) ?? 0) + 1);
+    return route.abort('connectionreset');
+  });
+  await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
+  const fallback = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+  await expect(fallback).toBeVisible({ timeout: 20_000 });
+  expect(Math.max(...tries.values())).toBe(6);
+
+  await page.unroute(/\/assets\/checklist-[^/]*\.js$/);
+  await fallback.getByRole('button', { name: 'Refresh' }).click();
+  await expect(fallback).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Chunk Court' })).toBeVisible();
 });

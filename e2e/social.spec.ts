@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signUp } from './helpers';
+import { signUp, shownPhone } from './helpers';
 
 /**
  * Sign-in through Google, Facebook and Apple against a real OpenID Provider standing in for each
@@ -119,7 +119,7 @@ test('an owner links Google from Account, then signs in with it', async ({ page,
   await signInAtProvider(page, email, false);
   await expect(page).not.toHaveURL(/social_login/);
   await page.goto('/propertyOnboard/account');
-  await expect(page.getByText(phone.e164)).toBeVisible();
+  await expect(page.getByText(shownPhone(phone))).toBeVisible();
 });
 
 /**

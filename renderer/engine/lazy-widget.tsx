@@ -1,25 +1,10 @@
 import { Suspense, lazy, useState, type ReactElement } from 'react';
+import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Skeleton from '@mui/material/Skeleton';
+import { retryImport } from '../../widgets/retry-import';
 import type { WidgetComponent, WidgetProps } from '../../widgets/widget-props';
-
-/** Tries of a widget's chunk after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
-export const WIDGET_LOAD_RETRIES = 5;
-
-/**
- * Calls `load` until it resolves: the first attempt and up to `retries` more, waiting `delayMs` × attempt
- * (ms) between them. Rejects with the last error.
- */
-async function withRetries<T>(load: () => Promise<T>, retries: number, delayMs: number): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await load();
-    } catch (error) {
-      if (attempt >= retries) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
-    }
-  }
-}
+import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
 /** Placeholder of a widget whose code is on its way (aria-busy, named 'Loading…'). */
 function WidgetLoading(): ReactElement {
@@ -36,6 +21,12 @@ function WidgetLoading(): ReactElement {
   );
 }
 
+/** The fallback of a widget whose code did not load; any other error goes on to the widget's own boundary. */
+function moduleLoadFallbackOnly({ error }: FallbackProps): ReactElement {
+  if (error instanceof ModuleLoadError) return <ModuleLoadFallback />;
+  throw error;
+}
+
 /** A lazy widget: its component, and `preload` to fetch its code before it is drawn. */
 export type LazyWidgetComponent<C> = WidgetComponent<C> & {
   /** Starts fetching the widget's code; resolves once it is loaded or failed every try (never rejects). */
@@ -46,27 +37,27 @@ export type LazyWidgetComponent<C> = WidgetComponent<C> & {
  * A widget whose code is fetched only when a screen draws it (CONVENTIONS: lazy-load heavy widgets such as
  * the uploader), so that its code stays out of the chunks every screen (the sign-in route) loads. `load`
  * resolves with the component (e.g. `() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)`);
- * it is retried {@link WIDGET_LOAD_RETRIES} times, then the error reaches the widget's error boundary (its
- * quiet fallback). While loading, a skeleton stands in its place. The engine calls `preload` as soon as a
+ * it is retried 5 times (widgets/retry-import.ts), then the widget's place shows {@link ModuleLoadFallback}
+ * with Refresh, which reloads the page (SPEC §4, §8). A crash of the loaded widget still reaches the
+ * widget's own error boundary (its quiet fallback). While loading, a skeleton stands in its place. The engine calls `preload` as soon as a
  * payload names the widget, so the code arrives with the widget's validator; a widget whose code is already
  * there when it is first drawn is drawn at once, without the skeleton.
  */
 export function lazyWidget<C>(
   load: () => Promise<WidgetComponent<C>>,
-  retries = WIDGET_LOAD_RETRIES,
   delayMs = 300,
 ): LazyWidgetComponent<C> {
   let loaded: WidgetComponent<C> | null = null;
   let loading: Promise<WidgetComponent<C>> | null = null;
   const start = (): Promise<WidgetComponent<C>> => {
-    loading ??= withRetries(load, retries, delayMs).then(
+    loading ??= retryImport(load, delayMs).then(
       (component) => {
         loaded = component;
         return component;
       },
       (error: unknown) => {
         loading = null;
-        throw error;
+        throw new ModuleLoadError(error);
       },
     );
     return loading;
@@ -77,9 +68,11 @@ export function lazyWidget<C>(
     const [Ready] = useState(() => loaded);
     if (Ready) return <Ready {...props} />;
     return (
-      <Suspense fallback={<WidgetLoading />}>
-        <Lazy {...props} />
-      </Suspense>
+      <ErrorBoundary fallbackRender={moduleLoadFallbackOnly}>
+        <Suspense fallback={<WidgetLoading />}>
+          <Lazy {...props} />
+        </Suspense>
+      </ErrorBoundary>
     );
   }
   LazyWidget.preload = () =>

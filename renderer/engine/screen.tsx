@@ -29,6 +29,7 @@ import {
   type WidgetReport,
 } from './reports';
 import { preloadWidget } from './lazy-widget';
+import { ModuleLoadFallback } from './module-load-fallback';
 import {
   checkScreenPayload,
   checkWidgetContents,
@@ -188,6 +189,7 @@ export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElemen
 type LoadState =
   | { status: 'loading' }
   | { status: 'error' }
+  | { status: 'module_error' }
   | { status: 'ready'; payload: ScreenPayload; requestKey: string };
 
 const DRAFT_STATUS_KEYS: Record<DraftStatus, string | null> = {
@@ -355,7 +357,8 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
             if (!controller.signal.aborted) show();
           },
           () => {
-            if (!controller.signal.aborted) setState({ status: 'error' });
+            // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
+            if (!controller.signal.aborted) setState({ status: 'module_error' });
           },
         );
       },
@@ -440,6 +443,7 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
 
   if (state.status === 'loading') return <ScreenSkeleton />;
   if (state.status === 'error') return <ErrorCard onRefresh={refresh} />;
+  if (state.status === 'module_error') return <ModuleLoadFallback />;
 
   const visible = state.payload.widget_list
     .map((envelope, index) => ({ envelope, path: `/widget_list/${index}` }))

@@ -16,9 +16,6 @@ export const TOAST_FADE_MS = 130;
 /** Delay before going to the sign-up page after a 401, in ms (SPEC §4). */
 export const SESSION_EXPIRED_REDIRECT_MS = 2000;
 
-/** Attempts after the first when a lazy-loaded screen module fails to load (SPEC §4, §9). */
-export const LAZY_LOAD_RETRIES = 5;
-
 /** GET endpoint of the global info (SPEC §7). */
 export const GLOBAL_INFO_ENDPOINT = '/hms_ms/api/v1/global_info';
 

@@ -12,7 +12,8 @@ import { BASE_PATH } from './config';
 
 /**
  * The not-found page (SPEC §2, §8): large 404 graphic, translated title "We couldn't find the page" and
- * description, 'Go Back' (history back, or /propertyOnboard when there is no history) and a link to the
+ * description, 'Go Back' (history back when the previous entry is a page of the app, else /propertyOnboard: never out of
+ * the app, issue 12 item 14) and a link to the
  * partner site. Shown for unknown paths, unauthorized pages, the manager role and bad country codes.
  */
 export function NotFoundPage(): ReactElement {
@@ -23,8 +24,10 @@ export function NotFoundPage(): ReactElement {
     document.title = t('shell.not_found.title');
   }, [t]);
   const goBack = () => {
-    if (window.history.length > 1) void navigate(-1);
-    else void navigate(BASE_PATH);
+    // history.length counts other sites' pages of the tab too; react-router's entry index counts only ours.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) void navigate(-1);
+    else void navigate(BASE_PATH, { replace: true });
   };
   return (
     <Box component="main" sx={{ p: 3, textAlign: 'center', maxWidth: 600, mx: 'auto' }}>

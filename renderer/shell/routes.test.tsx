@@ -110,7 +110,7 @@ afterEach(() => {
 describe('authentication gate (SPEC §4)', () => {
   it('sends a signed-out visitor to the country-aware sign-up page and remembers the target', async () => {
     const { router } = start('/propertyOnboard/IN/dashboard?utm_source=sms');
-    expect(await view.findByText('screen sign_up')).toBeInTheDocument();
+    expect(await view.findByText('screen sign_up', undefined, { timeout: 4000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/propertyOnboard/IN/sign_up');
     expect(localStorage.getItem('pending_redirect')).toBe('/propertyOnboard/IN/dashboard?utm_source=sms');
     expect(localStorage.getItem('pending_redirect_country_specific')).toBe('true');
@@ -119,7 +119,7 @@ describe('authentication gate (SPEC §4)', () => {
 
   it('uses the plain sign-up page off a country path', async () => {
     const { router } = start('/propertyOnboard/task');
-    await view.findByText('screen sign_up');
+    await view.findByText('screen sign_up', undefined, { timeout: 4000 });
     expect(router.state.location.pathname).toBe('/propertyOnboard/sign_up');
   });
 
@@ -180,6 +180,57 @@ describe('authentication gate (SPEC §4)', () => {
     expect(JSON.parse(localStorage.getItem('user_details')!)).toEqual(owner);
   });
 
+  it("shows a signed-out visitor 'Session Expired', then goes to sign-up after 2 s (SPEC §4, issue 12 item 22)", async () => {
+    const { router } = start('/propertyOnboard/IN/task?property_unique_id=p1');
+    expect(await view.findByText('Session Expired')).toBeInTheDocument();
+    expect(view.queryByText('screen task')).toBeNull();
+    expect(router.state.location.pathname).toBe('/propertyOnboard/IN/task');
+    expect(localStorage.getItem('pending_redirect')).toBe('/propertyOnboard/IN/task?property_unique_id=p1');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/IN/sign_up'), {
+      timeout: 3500,
+    });
+  });
+
+  it('after sign-out on Account, remembers no target: the next sign-in lands on the middleware page (issue 12 item 10)', async () => {
+    fetchMock.mockImplementation(async (input) => {
+      const url = String(input);
+      if (url.endsWith('/screens/account')) {
+        return json(200, {
+          success: true,
+          data: {
+            screen_id: 'account',
+            schema_version: 1,
+            widget_list: [
+              {
+                id: 'out',
+                widget_type: 'button',
+                contents: { label: 'Sign out', actions: [{ type: 'sign_out' }] },
+              },
+            ],
+          },
+        });
+      }
+      if (url.includes('/sign_out')) return json(200, { success: true, data: {} });
+      const id = /\/screens\/([a-z_]+)/.exec(url)?.[1] ?? 'x';
+      return json(200, {
+        success: true,
+        data: {
+          screen_id: id,
+          schema_version: 1,
+          widget_list: [{ id: 't', widget_type: 'text', contents: { text: `screen ${id}` } }],
+        },
+      });
+    });
+    const { router, store } = start('/propertyOnboard/account', signIn);
+    await userEvent.click(await view.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard/sign_up'));
+    expect(await view.findByText('screen sign_up')).toBeInTheDocument();
+    expect(view.queryByText('Session Expired')).toBeNull();
+    expect(localStorage.getItem('pending_redirect')).toBeNull();
+    act(() => signIn(store));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard'));
+  });
+
   it('on a 401 signs out locally, says Session Expired, and goes to sign-up after 2 s', async () => {
     fetchMock.mockResolvedValue(
       json(401, { success: false, error: { code: 'ONB_UNAUTHENTICATED', message: 'Unauthorized' } }),
@@ -205,6 +256,15 @@ describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
     expect(view.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
     // No partner site configured: no dead link.
     expect(view.queryByRole('link', { name: 'Go to the partner site' })).toBeNull();
+  });
+
+  it("'Go Back' on a page opened with no app page before it stays in the app (issue 12 item 14)", async () => {
+    // The tab has visited other sites before: history.length > 1, but no page of the app precedes this one.
+    window.history.pushState(null, '', '/elsewhere');
+    window.history.pushState(null, '', '/elsewhere/again');
+    const { router } = start('/propertyOnboard/nowhere/at/all');
+    await userEvent.click(await view.findByRole('button', { name: 'Go Back' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/propertyOnboard'));
   });
 
   it('offers the partner site global info names on the not-found page', async () => {

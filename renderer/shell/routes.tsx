@@ -1,5 +1,6 @@
 import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
-import { Suspense, lazy, useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router';
 import type { Locale, UserDetails } from '../../schemas/generated/types';
@@ -13,6 +14,7 @@ import {
   loggedInAtom,
   pushToast,
   resetUserAtoms,
+  signedOutOnPurposeAtom,
   userDetailsAtom,
 } from '../state/atoms';
 import { clearStorageOnSignOut } from '../state/storage-keys';
@@ -28,7 +30,7 @@ import {
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
 import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
 import { Footer } from './footer';
-import { LazyScreen } from './lazy-screen';
+import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOut, signOutLocally } from './session';
@@ -38,8 +40,8 @@ import { ToastHost } from './toast-host';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
 // The arrival from the main app draws its own page, loaded only there: the sign-in route does not carry it.
-const RedirectEntry = lazy(() => import('./sso-entry').then((m) => ({ default: m.RedirectEntry })));
-const SocialLoginReturn = lazy(() =>
+const RedirectEntry = lazyWithRetry(() => import('./sso-entry').then((m) => ({ default: m.RedirectEntry })));
+const SocialLoginReturn = lazyWithRetry(() =>
   import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
 );
 
@@ -90,6 +92,7 @@ function ShellLayout(): ReactElement {
         }),
       signOut: () => signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
       sessionStarted: (user: UserDetails) => {
+        store.set(signedOutOnPurposeAtom, false);
         store.set(userDetailsAtom, user);
         store.set(loggedInAtom, true);
         // On sign_up / login the gate now sends the user on (RedirectAfterSignIn); elsewhere go there directly.
@@ -109,6 +112,16 @@ function ShellLayout(): ReactElement {
     let timer: number | undefined;
     const unregister = setUnauthorizedHandler(() => {
       if (timer !== undefined) return;
+      const parsed = parseAppPath(locationRef.current.pathname);
+      if (parsed.kind === 'route' && !parsed.route.public) {
+        // The gate takes over on an authenticated page: 'Session Expired', the target remembered, sign-up
+        // after 2 s. Later 401s of the same page must not wipe the target it remembered.
+        if (store.get(loggedInAtom)) {
+          clearStorageOnSignOut();
+          resetUserAtoms(store);
+        }
+        return;
+      }
       clearStorageOnSignOut();
       pushToast(store, {
         toast_text: t('shell.session_expired'),
@@ -117,12 +130,8 @@ function ShellLayout(): ReactElement {
       });
       timer = window.setTimeout(() => {
         timer = undefined;
-        const here = locationRef.current;
-        const parsed = parseAppPath(here.pathname);
-        if (parsed.kind === 'route' && !parsed.route.public)
-          rememberPendingRedirect(fullPath(here), parsed.countryCode);
         resetUserAtoms(store);
-        void navigate(signUpPath(parsed.countryCode), { replace: true });
+        void navigate(signUpPath(parsed.kind === 'route' ? parsed.countryCode : null), { replace: true });
       }, SESSION_EXPIRED_REDIRECT_MS);
     });
     return () => {
@@ -146,7 +155,12 @@ function ShellLayout(): ReactElement {
   );
 }
 
-/** Sends a signed-out visitor to the sign-up page, remembering where they wanted to go (SPEC §4). */
+/**
+ * A signed-out visitor of an authenticated page (SPEC §4): the target (path + query) is remembered, the
+ * 'Session Expired' toast shows, and after 2 s (SESSION_EXPIRED_REDIRECT_MS) the sign-up page follows. Right
+ * after the owner signed out on purpose, none of that: the sign-out itself goes to the sign-up page and the
+ * page signed out from is not remembered (issue 12 item 10).
+ */
 function RedirectToSignUp({
   to,
   countryCode,
@@ -156,10 +170,24 @@ function RedirectToSignUp({
 }): ReactElement | null {
   const location = useLocation();
   const navigate = useNavigate();
+  const store = useStore();
+  const { t } = useTranslation();
+  const signedOutOnPurpose = useAtomValue(signedOutOnPurposeAtom);
+  const toasted = useRef(false);
   useEffect(() => {
+    if (signedOutOnPurpose) return undefined;
     rememberPendingRedirect(fullPath(location), countryCode);
-    void navigate(to, { replace: true });
-  }, [location, countryCode, navigate, to]);
+    if (!toasted.current) {
+      toasted.current = true;
+      pushToast(store, {
+        toast_text: t('shell.session_expired'),
+        status: 'error',
+        timer: ACTION_TOAST_MIN_MS,
+      });
+    }
+    const timer = window.setTimeout(() => void navigate(to, { replace: true }), SESSION_EXPIRED_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [location, countryCode, navigate, to, signedOutOnPurpose, store, t]);
   return null;
 }
 
@@ -196,6 +224,12 @@ function OnboardPage(): ReactElement | null {
   const parsed = parseAppPath(location.pathname);
   const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
   const requestQuery = useMemo(() => queryFromSearch(location.search), [location.search]);
+  const setSignedOutOnPurpose = useSetAtom(signedOutOnPurposeAtom);
+  const onPublicPage = parsed.kind === 'route' && parsed.route.public;
+  useEffect(() => {
+    // Once the sign-out has reached a public page, a later visit of an authenticated one is remembered again.
+    if (onPublicPage) setSignedOutOnPurpose(false);
+  }, [onPublicPage, setSignedOutOnPurpose]);
 
   if (decision.kind === 'not_found') return <NotFoundPage />;
   if (decision.kind === 'wait') return <div role="status" aria-busy="true" aria-label={t('shell.loading')} />;
@@ -241,26 +275,32 @@ export const appRoutes: RouteObject[] = [
       {
         path: REDIRECT_ENTRY_PATH,
         element: (
-          <Suspense>
-            <RedirectEntry />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <RedirectEntry />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       { path: '/404', element: <NotFoundPage /> },
       {
         path: `${BASE_PATH}/social_login/:oauth_mode`,
         element: (
-          <Suspense>
-            <SocialLoginReturn />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <SocialLoginReturn />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       {
         path: `${BASE_PATH}/:country_iso_code/social_login/:oauth_mode`,
         element: (
-          <Suspense>
-            <SocialLoginReturn />
-          </Suspense>
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <SocialLoginReturn />
+            </Suspense>
+          </ErrorBoundary>
         ),
       },
       ...TOP_LEVEL_ROUTES.map((route) => ({ path: `/${route.topLevelPath}`, element: <OnboardPage /> })),

@@ -5,6 +5,7 @@ import {
   loginTypeAtom,
   pushToast,
   resetUserAtoms,
+  signedOutOnPurposeAtom,
 } from '../state/atoms';
 import { clearStorageOnSignOut, readStorage, STORAGE_KEYS } from '../state/storage-keys';
 import type { GlobalInfo } from '../../schemas/generated/types';
@@ -57,7 +58,8 @@ export function safeSignOutUrl(url: string | null): string | null {
 
 /**
  * SPEC §4 sign-out: POST /hms_ms/api/v1/onboard/users/sign_out (header intent: signOut), then the local
- * sign-out (which also forgets the login type) and `goToSignUp()` — or, for an sso session with a sign-out
+ * sign-out (which also forgets the login type and any remembered target; the gate remembers none for the page
+ * signed out from, `signedOutOnPurposeAtom`) and `goToSignUp()` — or, for an sso session with a sign-out
  * URL from the server, `leave(url)` (a full page load to the main app's callback). On failure: an error
  * toast with the extracted message (SPEC §8); resolves false.
  */
@@ -75,6 +77,8 @@ export async function signOut(
     pushToast(store, { toast_text: extractErrorMessage(error), status: 'error', timer: ACTION_TOAST_MIN_MS });
     return false;
   }
+  // Before the user atoms go: the gate must not take the page signed out from as a target (issue 12 item 10).
+  store.set(signedOutOnPurposeAtom, true);
   signOutLocally(store);
   if (ssoReturn) leave(ssoReturn);
   else goToSignUp();

@@ -127,6 +127,13 @@ export function pushToast(
   return id;
 }
 
+/**
+ * The owner has just signed out on purpose (SPEC §4 sign-out), as opposed to a session that ended: the page
+ * signed out from is not a target to come back to, and no 'Session Expired' is shown (issue 12 item 10).
+ * Set by the shell's sign-out, cleared once a public page is reached or a session starts. Not persisted.
+ */
+export const signedOutOnPurposeAtom = atom(false);
+
 /** Resets every atom that belongs to the signed-in user (SPEC §4 sign-out); storage is cleared separately. */
 export function resetUserAtoms(store: ReturnType<typeof createStore>): void {
   store.set(userDetailsAtom, null);

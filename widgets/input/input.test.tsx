@@ -6,9 +6,9 @@ import { checkPan } from '../../schemas/identifiers';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
 import { createHarnessRecord, harness } from '../test-harness';
 import { Input } from './input';
-import { countryOfNumber } from './phone-field';
+import { countryOfNumber, nationalPart } from './phone-field';
 import { COUNTRY_CALLING_CODES, loadPhoneLib } from './phone-lib';
-import { otpDigits } from './otp-field';
+import { nextOtpValue, otpDigits } from './otp-field';
 import { wholeNumberOf } from './number-field';
 
 describe('input fixtures', () => {
@@ -66,6 +66,18 @@ describe('Input, phone kind', () => {
     expect(number).toHaveAttribute('inputmode', 'tel');
     expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('IN');
     expect(record.values.country_code).toBe('IN');
+  });
+
+  it('shows a stored number without the calling code the country box already shows (issue 12 item 19)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({ component: Input, contents, record, values: { phone: '+919876543210', country_code: 'IN' } }),
+    );
+    const number = screen.getByRole('textbox', { name: /Mobile number/ });
+    expect(number).toHaveValue('9876543210');
+    await userEvent.type(number, '1');
+    expect(record.values.phone).toBe('98765432101');
+    expect(nationalPart('+447400123456', 'IN')).toBe('+447400123456');
   });
 
   it("accepts '+44 7400 123456' as typed and moves the country to its own", async () => {
@@ -135,6 +147,13 @@ describe('Input, otp kind', () => {
     expect(screen.getByText('Code sent to +91 98765 43210')).toBeInTheDocument();
   });
 
+  it('shows the number the code went to left to right, in international format (issue 12 item 4)', async () => {
+    render(harness({ component: Input, contents, values: { phone: '+919102130008' }, language: 'ar' }));
+    const number = await screen.findByText('+91 91021 30008');
+    expect(number.tagName).toBe('BDI');
+    expect(number).toHaveAttribute('dir', 'ltr');
+  });
+
   it("keeps the digits of a pasted '12 34 56' and runs on_complete", async () => {
     const record = createHarnessRecord();
     render(harness({ component: Input, contents, record }));
@@ -144,17 +163,82 @@ describe('Input, otp kind', () => {
     expect(record.actions).toEqual([contents.on_complete]);
   });
 
-  it('ignores letters and stops at otp_length; on_complete waits for the last digit', async () => {
+  it('ignores letters and keeps otp_length digits; on_complete waits for the last digit', async () => {
     const record = createHarnessRecord();
     render(harness({ component: Input, contents, record }));
     const code = screen.getByRole('textbox', { name: /One-time code/ });
     await userEvent.type(code, '1a2b3');
     expect(record.values.otp).toBe('123');
     expect(record.actions).toEqual([]);
-    await userEvent.type(code, '4567');
+    await userEvent.type(code, '456');
     expect(record.values.otp).toBe('123456');
     expect(record.actions).toHaveLength(1);
+    await userEvent.paste('98765432');
+    expect(record.values.otp).toBe('987654');
     expect(otpDigits('9-8 7', 6)).toBe('987');
+  });
+
+  it('after a wrong code, typing starts a new code and clears the error (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents,
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    expect(screen.getByText('Incorrect OTP')).toBeInTheDocument();
+    const code = screen.getByRole('textbox', { name: /One-time code/ });
+    await userEvent.type(code, '2');
+    expect(record.values.otp).toBe('2');
+    expect(screen.queryByText('Incorrect OTP')).not.toBeInTheDocument();
+    await userEvent.type(code, '34567');
+    expect(record.values.otp).toBe('234567');
+    expect(record.actions).toEqual([contents.on_complete]);
+  });
+
+  it('after a wrong code, pasting a new one replaces it and runs on_complete (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents,
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    await userEvent.click(screen.getByRole('textbox', { name: /One-time code/ }));
+    await userEvent.paste('654 321');
+    expect(record.values.otp).toBe('654321');
+    expect(record.actions).toEqual([contents.on_complete]);
+    expect(nextOtpValue('111111', '1111112', 6)).toBe('2');
+    expect(nextOtpValue('123456', '12345', 6)).toBe('12345');
+  });
+
+  it('a successful resend empties the boxes and clears the error (issue 12 item 5)', async () => {
+    const record = createHarnessRecord();
+    render(
+      harness({
+        component: Input,
+        contents: { ...contents, resend: { ...contents.resend!, cooldown_s: 0 } },
+        record,
+        values: { otp: '111111' },
+        errors: { otp: 'Incorrect OTP' },
+      }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Resend code' }));
+    expect(record.values.otp).toBe('');
+    expect(screen.queryByText('Incorrect OTP')).not.toBeInTheDocument();
+  });
+
+  it("gives 'Edit number' a touch target of at least 44 px (issue 12 item 19)", () => {
+    render(harness({ component: Input, contents }));
+    const edit = screen.getByRole('button', { name: 'Edit number' });
+    expect(parseFloat(getComputedStyle(edit).minHeight)).toBeGreaterThanOrEqual(44);
+    expect(parseFloat(getComputedStyle(edit).minWidth)).toBeGreaterThanOrEqual(44);
   });
 
   it('runs the edit link actions', async () => {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { InputContents } from '../../schemas/generated/types';
 import type { Dispatch, WidgetProps } from '../widget-props';
 import { fillFields, isRequired, stringValue } from './shared';
+import { PhoneAwareText } from '../phone-text';
 
 /** Digits of a code when the screen does not say (SPEC §5: 6 in the login flow). */
 const DEFAULT_OTP_LENGTH = 6;
@@ -14,10 +15,36 @@ export function otpDigits(raw: string, length: number): string {
 }
 
 /**
+ * The code after an edit of the field that held `previous` and now holds `raw` (issue 12 item 5). While the
+ * boxes are not all filled this is {@link otpDigits} of `raw`. Once they are full (a wrong code stays in
+ * them), what was typed or pasted starts a new code instead of being cut off behind the old one: the
+ * inserted text (what `raw` has beyond the common start and end with `previous`) is the new code.
+ */
+export function nextOtpValue(previous: string, raw: string, length: number): string {
+  const digits = otpDigits(raw, length);
+  if (previous.length < length || raw.replace(/\D/g, '').length <= length) return digits;
+  let start = 0;
+  while (start < previous.length && raw[start] === previous[start]) start += 1;
+  let end = 0;
+  while (end < previous.length - start && raw[raw.length - 1 - end] === previous[previous.length - 1 - end])
+    end += 1;
+  const inserted = otpDigits(raw.slice(start, raw.length - end), length);
+  return inserted === '' ? digits : inserted;
+}
+
+/**
  * Resend button of the OTP field: disabled and showing `countdown_label` (with `{{seconds}}` left) for
  * `cooldown_s` seconds after mount and after each resend whose actions succeed; then enabled.
  */
-function Resend({ resend, dispatch }: { resend: NonNullable<InputContents['resend']>; dispatch: Dispatch }) {
+function Resend({
+  resend,
+  dispatch,
+  onResent,
+}: {
+  resend: NonNullable<InputContents['resend']>;
+  dispatch: Dispatch;
+  onResent(): void;
+}) {
   const [left, setLeft] = useState(resend.cooldown_s);
   const [busy, setBusy] = useState(false);
 
@@ -38,7 +65,10 @@ function Resend({ resend, dispatch }: { resend: NonNullable<InputContents['resen
         setBusy(true);
         const ok = await dispatch(resend.actions);
         setBusy(false);
-        if (ok) setLeft(resend.cooldown_s);
+        if (ok) {
+          setLeft(resend.cooldown_s);
+          onResent();
+        }
       }}
     >
       {waiting ? resend.countdown_label.replace(/\{\{\s*seconds\s*\}\}/g, String(left)) : resend.label}
@@ -49,7 +79,8 @@ function Resend({ resend, dispatch }: { resend: NonNullable<InputContents['resen
 /**
  * OTP kind of the input widget: ONE input element (so paste and SMS autofill, `autocomplete=
  * one-time-code`, work and screen readers meet a single labelled field) drawn as `otp_length` boxes.
- * Only digits are kept; `on_complete` runs when the last digit comes in. Above it `sent_to` (with form
+ * Only digits are kept; `on_complete` runs when the last digit comes in. Typing or pasting over a full
+ * (wrong) code starts a new one ({@link nextOtpValue}); new input and a successful resend clear the error. Above it `sent_to` (with form
  * values filled in) and the `edit` link; below it the resend button with its countdown.
  */
 export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputContents>) {
@@ -65,8 +96,9 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
   const helper = error ?? contents.helper_text ?? t('widgets.input.otp_hint', { count: length });
 
   const onChange = (raw: string) => {
-    const digits = otpDigits(raw, length);
-    if (digits === value) return;
+    const digits = nextOtpValue(value, raw, length);
+    // The same digits again still clear an error: the owner is trying again.
+    if (digits === value && !error) return;
     form.setValue(contents.field, digits);
     if (digits.length === length && contents.on_complete?.length) void dispatch(contents.on_complete);
   };
@@ -77,7 +109,7 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', columnGap: 1 }}>
           {contents.sent_to && (
             <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-              {fillFields(contents.sent_to, form)}
+              <PhoneAwareText text={fillFields(contents.sent_to, form)} />
             </Typography>
           )}
           {contents.edit && (
@@ -86,6 +118,8 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
               type="button"
               variant="body2"
               onClick={() => void dispatch(contents.edit!.actions)}
+              // A 44 × 44 px touch target at least (WCAG 2.5.5), not the 20 px line of text (issue 12 item 19).
+              sx={{ minHeight: 44, minWidth: 44, paddingInline: 1 }}
             >
               {contents.edit.label}
             </Link>
@@ -162,7 +196,12 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
       </FormHelperText>
       {contents.resend && (
         <Box>
-          <Resend resend={contents.resend} dispatch={dispatch} />
+          <Resend
+            resend={contents.resend}
+            dispatch={dispatch}
+            // A new code is on its way: the old one and its error go (issue 12 item 5).
+            onResent={() => form.setValue(contents.field, '')}
+          />
         </Box>
       )}
     </FormControl>

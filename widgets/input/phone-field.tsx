@@ -34,6 +34,17 @@ export function countryOfNumber(raw: string, selected: string | undefined): Coun
 }
 
 /**
+ * The national part of `value` when it is a stored number in E.164 ('+919876543210') of the calling code of
+ * `country` ('IN' → '9876543210'), else `value` as it is: the country box beside it already says '+91'
+ * (issue 12 item 19). The server reads a national number with the country field.
+ */
+export function nationalPart(value: string, country: string): string {
+  const callingCode = COUNTRY_CALLING_CODES.get(country);
+  if (!callingCode || !/^\+\d{8,15}$/.test(value) || !value.startsWith(`+${callingCode}`)) return value;
+  return value.slice(callingCode.length + 1);
+}
+
+/**
  * Phone kind of the input widget: a country selector (native select: the phone's own picker, searchable
  * by typing) beside a `type="tel"` field. The raw string typed is stored in `field` (the server
  * normalises it); the country (ISO alpha-2) in `country_field`, preselected from `default_country`.
@@ -41,7 +52,8 @@ export function countryOfNumber(raw: string, selected: string | undefined): Coun
  */
 export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
   const { t, i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en-GB';
+  // The chosen language (not resolvedLanguage, which lags until the texts arrive): country names follow it.
+  const language = i18n.language || 'en-GB';
   const countryField = contents.country_field;
   const [localCountry, setLocalCountry] = useState<string | undefined>(contents.default_country);
   const stored = countryField ? form.value(countryField) : undefined;
@@ -76,6 +88,11 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
 
   const error = form.error(contents.field);
   const required = isRequired(contents, form);
+  const value = stringValue(form, contents.field);
+  // A stored number (E.164) comes back shown without the calling code the country box shows; only the
+  // value the field started with, so that a '+91…' being typed is never rewritten under the owner's fingers.
+  const [startValue] = useState(value);
+  const shownValue = value === startValue ? nationalPart(value, country) : value;
 
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', width: '100%' }}>
@@ -100,7 +117,7 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         label={contents.label}
         type="tel"
         autoComplete="tel"
-        value={stringValue(form, contents.field)}
+        value={shownValue}
         onChange={(e) => {
           const raw = e.target.value;
           form.setValue(contents.field, raw);

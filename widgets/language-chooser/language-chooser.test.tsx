@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
+import { createInstance } from 'i18next';
 import userEvent from '@testing-library/user-event';
 import type { LanguageChooserContents } from '../../schemas/generated/types';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
@@ -69,5 +70,52 @@ describe('LanguageChooser, compact', () => {
     expect(english).toHaveAttribute('aria-checked', 'true');
     await userEvent.click(screen.getByRole('menuitemradio', { name: 'Deutsch' }));
     expect(record.actions).toEqual([[{ type: 'set_language', language: 'de' }]]);
+  });
+});
+
+describe('LanguageChooser, after a switch whose texts have not arrived yet (issue 12 item 3)', () => {
+  /** As the app starts: only the built-in en-GB texts; another language's texts come later from the server. */
+  function appLikeI18n() {
+    const instance = createInstance();
+    void instance.init({
+      lng: 'en-GB',
+      fallbackLng: 'en-GB',
+      supportedLngs: ['en-GB', 'ar', 'de', 'fr-FR', 'hi'],
+      load: 'currentOnly',
+      initAsync: false,
+      resources: {
+        'en-GB': { translation: { widgets: { language_chooser: { title: 'Choose your language' } } } },
+      },
+      interpolation: { escapeValue: false },
+    });
+    return instance;
+  }
+
+  it('shows the chosen language as current and lets the owner switch back to English', async () => {
+    const record = createHarnessRecord();
+    const i18n = appLikeI18n();
+    const contents = fixtureContents<LanguageChooserContents>('language_chooser', 'all-languages');
+    render(harness({ component: LanguageChooser, contents, record, i18n }));
+    await userEvent.click(screen.getByRole('radio', { name: 'العربية' }));
+    expect(i18n.language).toBe('ar');
+    expect(screen.getByRole('radio', { name: 'العربية' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'English' })).not.toBeChecked();
+    await userEvent.click(screen.getByRole('radio', { name: 'English' }));
+    expect(record.actions.at(-1)?.[0]).toEqual({ type: 'set_language', language: 'en-GB' });
+    expect(i18n.language).toBe('en-GB');
+    expect(screen.getByRole('radio', { name: 'English' })).toBeChecked();
+  });
+
+  it('names the chosen language on the compact button, and its menu ticks it', async () => {
+    const i18n = appLikeI18n();
+    await i18n.changeLanguage('hi');
+    const contents = fixtureContents<LanguageChooserContents>('language_chooser', 'compact');
+    render(harness({ component: LanguageChooser, contents, i18n }));
+    const button = screen.getByRole('button');
+    expect(button).toHaveTextContent('हिन्दी');
+    await userEvent.click(button);
+    const hindi = await screen.findByRole('menuitemradio', { name: 'हिन्दी' }, { timeout: 5000 });
+    expect(hindi).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute('aria-checked', 'false');
   });
 });

@@ -19,7 +19,12 @@ const LanguageMenu = lazy(loadMenu);
 
 type Language = LanguageChooserContents['languages'][number];
 
-/** The language i18next is using, matched against the offered codes ('en' matches 'en-GB'). */
+/**
+ * The language the app is in, matched against the offered codes ('en' matches 'en-GB'). `active` is
+ * i18next's `language`: the one the owner chose (or the app started in). Not `resolvedLanguage`, which
+ * i18next fixes when the language changes, before that language's texts arrive, so it keeps naming
+ * the fallback (en-GB) after a switch (issue 12 item 3).
+ */
 function currentCode(languages: Language[], active: string | undefined): Locale | undefined {
   if (!active) return undefined;
   const exact = languages.find((l) => l.code === active);
@@ -39,7 +44,7 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
   const titleId = useId();
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const current = currentCode(contents.languages, i18n.resolvedLanguage ?? i18n.language);
+  const current = currentCode(contents.languages, i18n.language);
   const title = contents.title ?? t('widgets.language_chooser.title');
 
   const choose = (language: Locale) => {

@@ -54,3 +54,26 @@ describe('Text', () => {
     expect(screen.getByRole('heading', { level: 2 })).toHaveTextContent('A property like yours');
   });
 });
+
+describe('Text with a phone number (issue 12 item 4)', () => {
+  it('isolates the number left to right in Arabic and shows it in international format', async () => {
+    render(
+      harness({
+        component: Text,
+        contents: { text: 'سجّل الدخول باستخدام +919102130008، رقم الجوال.', variant: 'body' },
+        language: 'ar',
+      }),
+    );
+    const number = await screen.findByText('+91 91021 30008');
+    expect(number.tagName).toBe('BDI');
+    expect(number).toHaveAttribute('dir', 'ltr');
+    expect(screen.getByRole('paragraph')).toHaveTextContent(
+      'سجّل الدخول باستخدام +91 91021 30008، رقم الجوال.',
+    );
+  });
+
+  it('leaves text without a number as it is', () => {
+    render(harness({ component: Text, contents: { text: 'Room 12 costs +5 points', variant: 'body' } }));
+    expect(screen.getByRole('paragraph').querySelector('bdi')).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { Typography, type TypographyProps } from '@mui/material';
 import type { TextContents } from '../../schemas/generated/types';
 import type { FormApi, WidgetProps } from '../widget-props';
+import { PhoneAwareText } from '../phone-text';
 
 const variants: Record<
   NonNullable<TextContents['variant']>,
@@ -26,7 +27,8 @@ export function shownText(contents: TextContents, form: FormApi): string {
  * The `text` widget: a heading or a paragraph. `title` is the page's h1, `subtitle` an h2, `body` and
  * `caption` paragraphs; `align` uses logical values (start/end follow the text direction).
  * Long words wrap instead of widening the page on a 360 px screen. With `value_field` it shows that form
- * field's text instead of `text` while the field holds some ({@link shownText}).
+ * field's text instead of `text` while the field holds some ({@link shownText}). A phone number in the text
+ * reads left to right in every language, in international format (PhoneAwareText, issue 12 item 4).
  */
 export function Text({ contents, form }: WidgetProps<TextContents>) {
   const { variant, component } = variants[contents.variant ?? 'body'];
@@ -44,7 +46,7 @@ export function Text({ contents, form }: WidgetProps<TextContents>) {
         marginBlock: contents.variant === 'title' ? 1 : 0.5,
       }}
     >
-      {shownText(contents, form)}
+      <PhoneAwareText text={shownText(contents, form)} />
     </Typography>
   );
 }

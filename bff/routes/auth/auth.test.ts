@@ -97,7 +97,7 @@ describe('one-time code rules (SPEC §4, §5, §8)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       success: false,
-      error: { code: 'ONB_OTP_INCORRECT', message: 'Please enter correct OTP', field: 'otp' },
+      error: { code: 'ONB_OTP_INCORRECT', message: 'Incorrect OTP', field: 'otp' },
     });
     expect(res.cookies).toHaveLength(0);
   });

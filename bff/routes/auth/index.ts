@@ -89,7 +89,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
         tags: ['auth'],
         summary: 'Check a one-time code and start a session (sets onboard_sid and isLoggedIn cookies)',
         description:
-          "Wrong code: 400 field otp 'Please enter correct OTP'. sign_up creates the owner account on first success.",
+          "Wrong code: 400 field otp 'Incorrect OTP'. sign_up creates the owner account on first success.",
         headers: ref('api/client-headers.schema.json'),
         body: ref('api/verify-otp.schema.json'),
         response: { 200: ok(ref('api/verify-otp-result.schema.json')), ...errorResponses },

@@ -150,8 +150,7 @@ export default async function passwordRoutes(app: FastifyInstance, opts: { confi
         security: [],
         tags: ['auth'],
         summary: 'Check the code of an e-mail sign-up, verify the address and start a session',
-        description:
-          "Wrong code: 400 field otp 'Please enter correct OTP' (OTP_MAX_ATTEMPTS tries per code).",
+        description: "Wrong code: 400 field otp 'Incorrect OTP' (OTP_MAX_ATTEMPTS tries per code).",
         headers: ref('api/client-headers.schema.json'),
         body: ref('api/verify-email.schema.json'),
         response: { 200: ok(ref('api/verify-otp-result.schema.json')), ...errorResponses },

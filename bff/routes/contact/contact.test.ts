@@ -144,7 +144,7 @@ describe('sendContactOtp and verifyContactOtp (SPEC ยง4 OTP mobile and e-mail, ย
     expect(first.statusCode).toBe(400);
     expect(first.json().error).toEqual({
       code: 'ONB_OTP_INCORRECT',
-      message: 'Please enter correct OTP',
+      message: 'Incorrect OTP',
       field: 'otp',
     });
     const codes = [];

@@ -97,7 +97,7 @@ export default async function contactRoutes(app: FastifyInstance) {
         operationId: 'verifyContactOtp',
         summary: 'Check the code: the contact is verified, or it belongs to another account',
         description:
-          "Wrong code: 400 ONB_OTP_INCORRECT ('Please enter correct OTP'), ONB_OTP_EXPIRED or ONB_OTP_TOO_MANY_ATTEMPTS, field otp. A right code for a number that is another account's sign-in number or verified there, or an e-mail that is another account's e-mail or verified there: verified false, is_another_user_present true, and the session may call switchProfile within 10 minutes. Otherwise verified true (again: the same answer); a verified e-mail becomes the account's e-mail when it has none.",
+          "Wrong code: 400 ONB_OTP_INCORRECT ('Incorrect OTP'), ONB_OTP_EXPIRED or ONB_OTP_TOO_MANY_ATTEMPTS, field otp. A right code for a number that is another account's sign-in number or verified there, or an e-mail that is another account's e-mail or verified there: verified false, is_another_user_present true, and the session may call switchProfile within 10 minutes. Otherwise verified true (again: the same answer); a verified e-mail becomes the account's e-mail when it has none.",
         params: ref('api/lead-params.schema.json'),
         body: ref('api/verify-contact-otp.schema.json'),
         response: { 200: ok(ref('api/verify-contact-otp-result.schema.json')), ...errorResponses },

@@ -1,21 +1,29 @@
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, type ReactElement } from 'react';
+import { Suspense, type ReactElement } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { globalInfoAtom, loggedInAtom } from '../../state/atoms';
+import { lazyWithRetry, ModuleLoadFallback } from '../lazy-screen';
 
-/** The chat module, fetched the first time a signed-in owner may use it (not part of the sign-in bundle). */
-const SupportChat = lazy(() => import('./support-chat'));
+/**
+ * The chat module, fetched the first time a signed-in owner may use it (not part of the sign-in bundle),
+ * retried 5 times (SPEC §4, §9).
+ */
+const SupportChat = lazyWithRetry(() => import('./support-chat'));
 
 /**
  * The shell's support chat entry (issue 6 item 7): nothing unless the user is signed in and global info
- * says `oyo_360_chat_enabled`; then the floating button and panel, loaded lazily.
+ * says `oyo_360_chat_enabled`; then the floating button and panel, loaded lazily; when its chunk fails every
+ * try, the fallback with Refresh (SPEC §4, §8).
  */
 export function SupportChatLauncher(): ReactElement | null {
   const loggedIn = useAtomValue(loggedInAtom);
   const enabled = useAtomValue(globalInfoAtom)?.oyo_360_chat_enabled === true;
   if (!loggedIn || !enabled) return null;
   return (
-    <Suspense fallback={null}>
-      <SupportChat />
-    </Suspense>
+    <ErrorBoundary fallback={<ModuleLoadFallback />}>
+      <Suspense fallback={null}>
+        <SupportChat />
+      </Suspense>
+    </ErrorBoundary>
   );
 }

@@ -297,10 +297,15 @@ export function SupportChatPanel({
   );
 }
 
+/** Distance of the floating button from the bottom of the viewport (px): above the 56 px footer. */
+const CHAT_BUTTON_BOTTOM_PX = 88;
+/** Room kept at the end of the page for the floating button (px): its offset, its 48 px and 8 px more. */
+const CHAT_BUTTON_ROOM_PX = CHAT_BUTTON_BOTTOM_PX + 48 + 8;
+
 /**
  * The floating support button and its panel, for every screen of a signed-in owner when
  * global_info.oyo_360_chat_enabled (the shell decides; this module is loaded lazily so the sign-in bundle
- * does not carry it). The button sits above the footer at the inline end.
+ * does not carry it). The button sits above the footer at the inline end; the page ends with room for it.
  */
 export default function SupportChat({
   openEventSource,
@@ -311,8 +316,12 @@ export default function SupportChat({
   const [open, setOpen] = useState(false);
   return (
     <>
+      {/* Room at the end of every page for the floating button (bottom 88 px + 48 px + 8 px), so the last of
+          a page (Saved / Not saved, the checklist's Add/Edit, 'Accept contract') can be scrolled out from
+          under it, in either direction (issue 12 item 7). */}
+      <Box aria-hidden="true" data-testid="support-chat-room" sx={{ blockSize: CHAT_BUTTON_ROOM_PX }} />
       {!open && (
-        <Box sx={{ position: 'fixed', insetInlineEnd: 16, bottom: 88, zIndex: 1200 }}>
+        <Box sx={{ position: 'fixed', insetInlineEnd: 16, bottom: CHAT_BUTTON_BOTTOM_PX, zIndex: 1200 }}>
           <Fab
             color="primary"
             size="medium"

@@ -1,0 +1,48 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { WidgetProps } from '../../widgets/widget-props';
+import { i18n } from '../i18n/instance';
+import { lazyWidget } from './lazy-widget';
+
+const props = {} as WidgetProps<unknown>;
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 26)', () => {
+  it('tries the chunk 6 times, then shows the fallback whose Refresh reloads the page', async () => {
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    const load = vi.fn(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const Widget = lazyWidget(load, 0);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Widget {...props} />
+      </I18nextProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This page could not be loaded. Please refresh to try again.',
+    );
+    expect(load).toHaveBeenCalledTimes(6);
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('draws the widget when a retry succeeds', async () => {
+    let calls = 0;
+    const Widget = lazyWidget(() => {
+      calls += 1;
+      return calls < 3
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+        : Promise.resolve(() => <p>widget drawn</p>);
+    }, 0);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Widget {...props} />
+      </I18nextProvider>,
+    );
+    expect(await screen.findByText('widget drawn')).toBeInTheDocument();
+    expect(calls).toBe(3);
+  });
+});

@@ -1,0 +1,83 @@
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
+import { retryImport } from './retry-import';
+
+/** libphonenumber-js, as far as the display of a number needs it. */
+type PhoneFormatLib = Pick<typeof import('libphonenumber-js'), 'parsePhoneNumberFromString'>;
+
+let lib: PhoneFormatLib | null = null;
+let loading: Promise<PhoneFormatLib> | null = null;
+
+/**
+ * Loads libphonenumber-js once, with retries (the same chunk as the phone field's): only when a text to show
+ * holds a phone number, so the sign-in page does not carry it (issue 13). Rejects with the last error; a later
+ * call tries again.
+ */
+function loadFormatLib(): Promise<PhoneFormatLib> {
+  loading ??= retryImport(() => import('libphonenumber-js')).then(
+    (module) => (lib = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * A phone number in E.164 inside a text ('+919102130008'): '+' then 8 to 15 digits, not glued to other
+ * digits or letters.
+ */
+const E164_IN_TEXT = /(?<![\p{L}\p{N}+])\+[1-9]\d{7,14}(?!\p{N})/gu;
+
+/**
+ * How a number in E.164 is shown (issue 12 item 4): libphonenumber-js' international format
+ * ('+91 91021 30008'), or the number as it is while the library is not there or cannot read it.
+ */
+export function displayPhone(e164: string): string {
+  const parsed = lib?.parsePhoneNumberFromString(e164);
+  return parsed?.isValid() ? parsed.formatInternational() : e164;
+}
+
+/** Splits `text` into plain runs and E.164 numbers (odd indexes are numbers). */
+export function splitPhones(text: string): string[] {
+  const parts: string[] = [];
+  let last = 0;
+  for (const match of text.matchAll(E164_IN_TEXT)) {
+    parts.push(text.slice(last, match.index), match[0]);
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/**
+ * `text` with every phone number in it isolated left to right (`<bdi dir="ltr">`, so '+91…' does not become
+ * '…91+' in Arabic) and shown in international format (issue 12 item 4). libphonenumber-js is loaded only
+ * when the text holds a number; until it is there the number shows as it is, isolated.
+ */
+export function PhoneAwareText({ text }: { text: string }): ReactNode {
+  const parts = splitPhones(text);
+  const hasPhone = parts.length > 1;
+  const [, setLoaded] = useState(lib !== null);
+  useEffect(() => {
+    if (!hasPhone || lib) return undefined;
+    let live = true;
+    loadFormatLib().then(
+      () => live && setLoaded(true),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [hasPhone]);
+  if (!hasPhone) return text;
+  return parts.map((part, i) =>
+    i % 2 === 1 ? (
+      <bdi key={i} dir="ltr">
+        {displayPhone(part)}
+      </bdi>
+    ) : (
+      <Fragment key={i}>{part}</Fragment>
+    ),
+  );
+}
