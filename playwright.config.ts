@@ -60,7 +60,8 @@ export default defineConfig({
       env: { E2E_PORT: String(port) },
     },
     {
-      command: 'npx tsx bff/server.ts',
+      // The built server (`npm run build` makes dist/server), as `npm run serve` starts it.
+      command: 'node dist/server/server.js',
       // The server listens before its database is ready: wait for /readyz (503 until then).
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,

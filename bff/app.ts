@@ -18,7 +18,7 @@ import passwordsPlugin from './plugins/app/passwords';
 import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
 import propertiesPlugin from './plugins/app/properties';
-import schemasPlugin from './plugins/app/schemas';
+import schemasPlugin, { lazySerializerFactory } from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
 import socialLoginPlugin from './plugins/app/social-login';
@@ -49,7 +49,10 @@ import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
 import translationRoutes from './routes/translations';
-import { loadScreenCatalogue, type ScreenCatalogue } from './screens/composer';
+import { rememberScreensChecked, screensCheckedBefore, screensCheckKey } from './screens/check-stamp';
+import { loadScreenCatalogue, type ScreenCatalogue, type Translate } from './screens/composer';
+import { defaultLocalesDir } from './services/translations';
+import { schemasDir } from '../schemas/tools/schema-files';
 import type { ImageStorage } from './services/image-storage';
 import type { MessageTransport } from './services/transport';
 
@@ -59,6 +62,24 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const defaultClientDir = join(here, '..', 'dist', 'client');
 /** Default folder of the screen definitions. */
 export const defaultScreensDir = join(here, 'screens');
+
+/** Where the key of the last passed check of the default screen definitions is kept (`dist/server`). */
+export const screensCheckStamp = join(here, '..', 'dist', 'server', 'screens-checked');
+
+/**
+ * The screen catalogue of bff/screens with the default locales. The definitions are checked (composed
+ * against every fixture context and validated, ≈3 s of CPU) unless that check already passed on the same
+ * files — definitions, fixtures, data, the composer's code, locales and schemas (`screens/check-stamp.ts`;
+ * `npm run build` runs it) — so an edited definition is still checked at the next start.
+ * @throws ScreenDefinitionError as {@link loadScreenCatalogue}.
+ */
+export function loadDefaultScreenCatalogue(translate: Translate): ScreenCatalogue {
+  const key = screensCheckKey([defaultScreensDir, defaultLocalesDir, schemasDir]);
+  const checked = screensCheckedBefore(key, screensCheckStamp);
+  const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate, check: !checked });
+  if (!checked) rememberScreensChecked(key, screensCheckStamp);
+  return catalogue;
+}
 
 /** What {@link buildApp} needs; everything but `config` has a production default. */
 export interface BuildAppOptions {
@@ -131,6 +152,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Errors the router raises before any route or hook (a malformed URL, a path parameter over
     // maxParamLength): answered in the API's error shape, without echoing the URL.
     frameworkErrors: (err, _request, reply) => sendError(reply, err),
+    // Response serializers are built on first use, not all at start (issue 13 item 5).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -224,7 +247,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   const screens =
     opts.screens ??
-    loadScreenCatalogue({ dir: opts.screensDir ?? defaultScreensDir, translate: app.translations.translate });
+    (opts.screensDir || opts.localesDir
+      ? loadScreenCatalogue({
+          dir: opts.screensDir ?? defaultScreensDir,
+          translate: app.translations.translate,
+        })
+      : loadDefaultScreenCatalogue(app.translations.translate));
 
   await app.register(healthRoutes);
   await app.register(metaRoutes);
@@ -262,14 +290,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   purge.unref();
   app.addHook('onClose', async () => clearInterval(purge));
 
-  // The gazetteer of cities loads in the background once the server listens and its database is ready,
-  // so neither startup nor /readyz waits for it (~1 s of CPU); injected test apps load it on first use.
-  app.addHook('onListen', async () => {
-    app.dbReadiness.whenReady.then(
-      () => app.places.warm(),
-      () => {},
-    );
-  });
+  // The gazetteer of cities (~1.5 s of CPU, ~100 MB) is not loaded at start: it loads on the first place
+  // search or address check (issue 13 item 5), so neither /readyz nor idle memory waits for it.
 
   return app;
 }

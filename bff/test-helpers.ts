@@ -5,20 +5,24 @@ import { afterAll, expect } from 'vitest';
 import type { CreateLeadBody, Lead } from '../schemas/generated/types';
 import { buildApp, type BuildAppOptions } from './app';
 import { loadConfig, type Config } from './config';
-import { openDatabase, type DatabaseHandle } from './db';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
+import { isPgliteImageCurrent, pgliteImagePath, writePgliteImage } from './db/pglite-image';
 import type { ScreenCatalogue } from './screens/composer';
 
 let shared: Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> | null = null;
 const apps = new Set<FastifyInstance>();
 
 /**
- * The database shared by every app of one test file: an in-memory PGlite (one instance per file; it costs
- * ~700 MB and ~2.5 s), or, when TEST_DATABASE_URL is set, a fresh PostgreSQL schema dropped afterwards.
+ * The database shared by every app of one test file: an in-memory PGlite (one instance per file, loaded
+ * from the pre-initialised image of `db/pglite-image.ts`), or, when TEST_DATABASE_URL is set, a fresh PostgreSQL schema dropped afterwards.
  */
 export function sharedDatabase(): Promise<DatabaseHandle> {
   shared ??= (async () => {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) {
+      // Made once (by `npm run build`, or here by the first file that needs it), then every file's database
+      // is loaded from it instead of running initdb.
+      if (!isPgliteImageCurrent()) await writePgliteImage(pgliteImagePath(), (db) => migrateToLatest(db));
       const handle = await openDatabase({ kind: 'pglite', dataDir: null });
       return { handle, drop: async () => {} };
     }

@@ -34,8 +34,21 @@ export function createAjv(
     ajv.addFormat(kind, { type: 'string', validate: (value: string) => check(value).valid });
   }
   ajv.addKeyword({ keyword: 'x-public' });
+  // OpenAPI's annotation in route schemas (schemas/api); no effect on validation.
+  ajv.addKeyword({ keyword: 'example' });
   // Left in some widget schemas from when lazily loaded validators had a module of their own; every widget's is now.
   ajv.addKeyword({ keyword: 'x-lazy' });
   for (const f of listSchemaFiles()) ajv.addSchema(f.schema, f.id);
   return ajv;
+}
+
+let shared: SchemaValidator | undefined;
+
+/**
+ * The process's one ajv of {@link createAjv}'s defaults, made on first use (issue 13 item 5: each new
+ * instance re-reads and re-checks every schema, ≈150 ms of CPU, and the server made ten at start). For
+ * `getSchema(id)` and `compile(schema)` only: never add schemas, keywords or formats to it.
+ */
+export function sharedAjv(): SchemaValidator {
+  return (shared ??= createAjv());
 }

@@ -26,7 +26,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import jsonLogic from 'json-logic-js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   GlobalInfo,
   ImageRequirement,
@@ -129,7 +129,7 @@ export class ScreenDefinitionError extends Error {
   }
 }
 
-const ajv = createAjv();
+const ajv = sharedAjv();
 const validateDefinition = ajv.getSchema('screen-definition.schema.json') as ValidateFunction;
 const validatePayload = ajv.getSchema('screen.schema.json') as ValidateFunction;
 const contentValidators = new Map<string, ValidateFunction>();
@@ -465,7 +465,12 @@ export function loadFixtureContexts(dir: string): Record<string, ScreenContext> 
  * contexts, so that its template is composed and checked too.
  * @throws ScreenDefinitionError naming the file and the JSON path (the server refuses to start).
  */
-export function loadScreenCatalogue(opts: { dir: string; translate: Translate }): ScreenCatalogue {
+export function loadScreenCatalogue(opts: {
+  dir: string;
+  translate: Translate;
+  /** false: the definitions are only read, not composed against the fixture contexts (checked before). */
+  check?: boolean;
+}): ScreenCatalogue {
   const defs = new Map<string, { file: string; def: ScreenDefinition }>();
   const files = readdirSync(opts.dir)
     .filter((n) => n.endsWith('.json'))
@@ -475,8 +480,8 @@ export function loadScreenCatalogue(opts: { dir: string; translate: Translate })
     const def = readDefinition(file);
     defs.set(def.screen_id, { file, def });
   }
-  const contexts = loadFixtureContexts(opts.dir);
-  for (const { file, def } of defs.values()) {
+  const contexts = opts.check === false ? {} : loadFixtureContexts(opts.dir);
+  for (const { file, def } of opts.check === false ? [] : defs.values()) {
     const repeats: RepeatLog = { seen: new Map(), expanded: new Set() };
     for (const [ctxName, ctx] of Object.entries(contexts)) {
       if (!ctx.user && !def.public) continue;

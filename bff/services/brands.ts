@@ -1,4 +1,4 @@
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type { BrandsData } from '../../schemas/generated/types';
 import brandsDocument from '../screens/data/brands.json' with { type: 'json' };
 
@@ -28,7 +28,7 @@ export interface BrandRules {
  * @throws Error naming the problem; the server refuses to start with it.
  */
 export function loadBrands(doc: unknown = brandsDocument): BrandRules {
-  const validate = createAjv().getSchema('data/brands.schema.json');
+  const validate = sharedAjv().getSchema('data/brands.schema.json');
   if (!validate) throw new Error('no schema data/brands.schema.json');
   if (!validate(doc)) {
     const e = validate.errors?.[0];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   ContactChannel,
   Locale,
@@ -21,7 +21,7 @@ export const PROFILE_SWITCH_TTL_MS = 10 * 60_000;
 /** Longest e-mail address accepted, in characters (RFC 5321 path limit). */
 const MAX_EMAIL_LENGTH = 254;
 
-const isEmail = createAjv().compile({ type: 'string', format: 'email' });
+const isEmail = sharedAjv().compile({ type: 'string', format: 'email' });
 
 const purposeOf = (channel: ContactChannel): OtpPurpose =>
   channel === 'email' ? 'contact_email' : 'contact_phone';

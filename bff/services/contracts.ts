@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   CommercialTerms,
   CommercialTermsFile,
@@ -32,7 +32,7 @@ export interface CommercialTermsConfig {
  * @throws Error naming the first schema error.
  */
 export function loadCommercialTerms(file: unknown = commercialTermsFile): CommercialTermsConfig {
-  const validate = createAjv().getSchema('data/commercial-terms.schema.json');
+  const validate = sharedAjv().getSchema('data/commercial-terms.schema.json');
   if (!validate) throw new Error('no schema data/commercial-terms.schema.json');
   if (!validate(file)) {
     const e = validate.errors?.[0];

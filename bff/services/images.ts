@@ -4,7 +4,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import sharp from 'sharp';
 import phash from 'sharp-phash';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   DeleteImageResult,
   ImageRequirement,
@@ -91,7 +91,7 @@ export function loadImageRequirements(
   minTotalOverride: number | null,
   doc: unknown = defaultRequirements,
 ): ImageRequirementRules {
-  const validate = createAjv().getSchema('data/image-requirements.schema.json');
+  const validate = sharedAjv().getSchema('data/image-requirements.schema.json');
   if (!validate) throw new Error('no schema data/image-requirements.schema.json');
   if (!validate(doc)) {
     const e = validate.errors?.[0];

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { distance as editDistance } from 'fastest-levenshtein';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { createAjv } from '../../schemas/ajv';
+import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   Checklist,
   CreateLeadBody,
@@ -309,7 +310,7 @@ export function newPropertyUniqueId(): string {
   return id;
 }
 
-const ajv = createAjv();
+const ajv = sharedAjv();
 const isEmail = ajv.compile({ type: 'string', format: 'email' });
 const validators = new Map<string, ValidateFunction>();
 function sectionValidator(def: SectionDefinition): ValidateFunction {
@@ -595,6 +596,31 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
     );
   };
 
+  /**
+   * The first lead of `query` with its sections, read in ONE statement (the sections as a JSON array), as
+   * a signed-in screen reads it on every request (issue 13 item 6).
+   */
+  const firstWithSections = async (query: SelectQueryBuilder<Database, 'leads', LeadRow>) => {
+    const row = await query
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('lead_sections')
+            .selectAll('lead_sections')
+            .whereRef('lead_sections.lead_id', '=', 'leads.id'),
+        ).as('section_rows'),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { section_rows: sectionRows, ...lead } = row;
+    // Inside JSON, timestamps arrive as text.
+    return toLead(
+      lead,
+      sectionRows.map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
+    );
+  };
+
   const findRow = (userId: string, propertyUniqueId: string) =>
     db
       .selectFrom('leads')
@@ -704,8 +730,14 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
     },
 
     async find(userId, propertyUniqueId) {
-      const row = await findRow(userId, propertyUniqueId);
-      return row ? (await withSections([row]))[0] : undefined;
+      return firstWithSections(
+        db
+          .selectFrom('leads')
+          .selectAll('leads')
+          .where('property_unique_id', '=', propertyUniqueId)
+          .where('user_id', '=', userId)
+          .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED]),
+      );
     },
 
     async discard(userId, propertyUniqueId) {
@@ -727,16 +759,14 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
     },
 
     async newestOpen(userId) {
-      const row = await newestFirst(userId)
-        .where((eb) =>
+      return firstWithSections(
+        newestFirst(userId).where((eb) =>
           eb.or([
             eb('status', '=', LEAD_STATUS_IN_PROGRESS),
             eb.and([eb('status', '=', LEAD_STATUS_COLD), eb('cold_lead_type', '=', 'NOT_SERVICEABLE')]),
           ]),
-        )
-        .limit(1)
-        .executeTakeFirst();
-      return row ? (await withSections([row]))[0] : undefined;
+        ),
+      );
     },
 
     async saveSection(userId, propertyUniqueId, section, body, country) {

@@ -378,7 +378,7 @@ export interface PlaceService {
    * matches (the lead step compares its distance to the pin, SPEC §5).
    */
   locate(city: string, country: string, locale?: string): Promise<Place | undefined>;
-  /** Starts loading the gazetteer in the background (at startup) so the first search does not wait for it. */
+  /** Starts loading the gazetteer in the background, so a search soon after does not wait for all of it. */
   warm(): void;
 }
 

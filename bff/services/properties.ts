@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type {
   PropertyList,
   PropertySummary,
@@ -74,7 +74,7 @@ export function referralDirectory(doc: Referrers): ReferralDirectory {
  */
 export function loadReferrers(file: string | null): ReferralDirectory {
   const doc: unknown = file ? JSON.parse(readFileSync(file, 'utf8')) : defaultReferrers;
-  const validate = createAjv().getSchema('data/referrers.schema.json');
+  const validate = sharedAjv().getSchema('data/referrers.schema.json');
   if (!validate) throw new Error('no schema data/referrers.schema.json');
   if (!validate(doc)) {
     const e = validate.errors?.[0];

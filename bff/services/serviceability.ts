@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createAjv } from '../../schemas/ajv';
+import { sharedAjv } from '../../schemas/ajv';
 import type { Serviceability } from '../../schemas/generated/types';
 import defaultServiceability from '../screens/data/serviceability.json' with { type: 'json' };
 import { normalisePlaceName as normaliseName } from './places';
@@ -46,7 +46,7 @@ export function serviceabilityRules(doc: Serviceability): ServiceabilityRules {
  */
 export function loadServiceability(file: string | null): ServiceabilityRules {
   const doc: unknown = file ? JSON.parse(readFileSync(file, 'utf8')) : defaultServiceability;
-  const validate = createAjv().getSchema('data/serviceability.schema.json');
+  const validate = sharedAjv().getSchema('data/serviceability.schema.json');
   if (!validate) throw new Error('no schema data/serviceability.schema.json');
   if (!validate(doc)) {
     const e = validate.errors?.[0];

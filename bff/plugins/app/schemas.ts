@@ -1,5 +1,7 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { createAjv } from '../../../schemas/ajv';
+import { sharedAjv } from '../../../schemas/ajv';
 import { listSchemaFiles } from '../../../schemas/tools/schema-files';
 
 /**
@@ -34,16 +36,54 @@ export function forSerializer(id: string, node: unknown): unknown {
   return out;
 }
 
+/** A request validator as Fastify calls it: true/false, with ajv's `errors` after a false. */
+interface LazyValidator {
+  (data: unknown): boolean;
+  errors?: FastifySchemaValidationError[] | null;
+}
+
+/**
+ * A validator that compiles `schema` with `compile` on its first call, not when the route is registered
+ * (issue 13 item 5: compiling every route's schemas cost ≈1–2 s of CPU at start, for routes a server may
+ * never see). Copies the compiled function's `errors` after each call, as Fastify reads them from it.
+ */
+export function lazyValidator(compile: () => LazyValidator): LazyValidator {
+  let compiled: LazyValidator | undefined;
+  const validate: LazyValidator = (data) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+}
+
+/**
+ * Fastify's response serializer factory (fast-json-stringify, as by default), building each route's
+ * serializer on its first use instead of at start (issue 13 item 5: building them all, each checking its
+ * schema and resolving the shared ones, cost ≈3 s of CPU). Pass as
+ * `Fastify({ schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } } })`.
+ */
+export const lazySerializerFactory: NonNullable<
+  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
+> = (externalSchemas, options) => {
+  const build = SerializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: ((doc: unknown) => string) | undefined;
+    return (doc: unknown) => (serialize ??= build(route))(doc);
+  };
+};
+
 /**
  * Registers every schema of schemas/ (incl. schemas/api) with Fastify under its `$id`, and validates
- * requests with the project's one ajv (draft 2020-12, `createAjv`) instead of Fastify's default draft-07
- * ajv. Route schemas refer to them as `{ $ref: 'api/request-otp.schema.json' }`.
+ * requests with the project's one ajv (draft 2020-12, `sharedAjv`) instead of Fastify's default draft-07
+ * ajv. Route schemas refer to them as `{ $ref: 'api/request-otp.schema.json' }`. Each route's validator is
+ * compiled on its first request ({@link lazyValidator}).
  */
 export default fp(
   async (app) => {
-    const ajv = createAjv();
-    ajv.addKeyword({ keyword: 'example' });
-    app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+    const ajv = sharedAjv();
+    app.setValidatorCompiler(({ schema }) => lazyValidator(() => ajv.compile(schema) as LazyValidator));
     for (const f of listSchemaFiles()) {
       app.addSchema(forSerializer(f.id, f.schema) as { $id: string });
     }

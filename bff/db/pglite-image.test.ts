@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedDatabase } from '../test-helpers';
+import { connectDatabase, migrationProvider } from '.';
+import { isPgliteImageCurrent, pgliteImage, pgliteImagePath } from './pglite-image';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'onboard-image-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('pre-initialised PGlite image (issue 13 item 5)', () => {
+  it('fills an empty data folder with a database that is already migrated', async () => {
+    // The test helpers make the image when the build has not.
+    await sharedDatabase();
+    expect(isPgliteImageCurrent()).toBe(true);
+    const handle = connectDatabase({ kind: 'pglite', dataDir: join(tempDir(), 'pglite') });
+    try {
+      await handle.opened;
+      // No migration has run on this handle: the rows come from the image.
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+        handle.db,
+      );
+      expect(rows.map((r) => r.name)).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
+
+  it('is not used when it was made for other migrations or another PGlite', () => {
+    const path = join(tempDir(), 'pglite-test.tar.gz');
+    writeFileSync(path, 'not an image');
+    expect(pgliteImage(path)).toBeUndefined();
+    writeFileSync(`${path}.key`, 'another key');
+    expect(isPgliteImageCurrent(path)).toBe(false);
+    expect(pgliteImage(path)).toBeUndefined();
+    expect(pgliteImagePath()).toMatch(/dist\/server\/pglite-\d+\.\d+\.\d+\.tar\.gz$/);
+  });
+});

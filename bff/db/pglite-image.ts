@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import type { Database } from './schema';
+
+/** The repository's root (this file is bff/db/pglite-image.ts; the server bundle keeps that address). */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The pinned PGlite version (its data folder's format is tied to it), read from its package.json. */
+export function pgliteVersion(): string {
+  const pkg = join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
+
+/**
+ * Where the pre-initialised database image of this PGlite version lives: `dist/server/pglite-<version>.tar.gz`
+ * (written by `npm run build`, issue 13 item 5).
+ */
+export function pgliteImagePath(dir = join(root, 'dist', 'server')): string {
+  return join(dir, `pglite-${pgliteVersion()}.tar.gz`);
+}
+
+/**
+ * What the image depends on: SHA-256 (hex) of the PGlite version and every file of bff/db/migrations (name
+ * and bytes). An image made under another key is not used.
+ */
+export function pgliteImageKey(): string {
+  const dir = join(root, 'bff', 'db', 'migrations');
+  const hash = createHash('sha256').update(pgliteVersion());
+  for (const f of readdirSync(dir).sort())
+    hash
+      .update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)));
+  return hash.digest('hex');
+}
+
+/** Whether the image at `path` exists and was made for the current {@link pgliteImageKey}. */
+export function isPgliteImageCurrent(path = pgliteImagePath()): boolean {
+  try {
+    return existsSync(path) && readFileSync(`${path}.key`, 'utf8') === pgliteImageKey();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The image to start an EMPTY PGlite data folder (or an in-memory database) from, or undefined when there
+ * is none for this PGlite version and these migrations (the database is then created by PGlite's initdb,
+ * 7–9 s of CPU). The image is a gzip tar of a data folder made by {@link writePgliteImage}: initdb done and
+ * every migration applied, so a new database opens in about a second.
+ */
+export function pgliteImage(path = pgliteImagePath()): Blob | undefined {
+  if (!isPgliteImageCurrent(path)) return undefined;
+  return new Blob([readFileSync(path)]);
+}
+
+/** True when `dataDir` holds no database yet (no `PG_VERSION`): the image may be copied in. */
+export function isEmptyDataDir(dataDir: string): boolean {
+  return !existsSync(join(dataDir, 'PG_VERSION'));
+}
+
+/**
+ * Creates the image at `path` (build time): an in-memory PGlite is created (initdb), `migrate` runs on it,
+ * and its data folder is dumped as a gzip tar, beside its key (`<path>.key`, {@link pgliteImageKey}).
+ * Written to temporary names, then renamed, so a reader never sees half a file. Returns the image's size
+ * in bytes.
+ */
+export async function writePgliteImage(
+  path: string,
+  migrate: (db: Kysely<Database>) => Promise<void>,
+): Promise<number> {
+  const client = new PGlite();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  try {
+    await client.waitReady;
+    await migrate(db);
+    await client.query('checkpoint');
+    const dump = await client.dumpDataDir('gzip');
+    const bytes = Buffer.from(await dump.arrayBuffer());
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, path);
+    writeFileSync(`${tmp}.key`, pgliteImageKey());
+    renameSync(`${tmp}.key`, `${path}.key`);
+    return bytes.length;
+  } finally {
+    await db.destroy();
+    if (!client.closed) await client.close();
+  }
+}
