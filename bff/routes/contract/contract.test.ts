@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Checklist, Lead, TermsOfService } from '../../../schemas/generated/types';
 import { CONTRACT_FONTS, termLines } from '../../services/contract-pdf';
 import { contractDateRange, loadCommercialTerms } from '../../services/contracts';
-import { formatDate } from '../../services/locale-format';
+import { formatDate, formatMoney, formatPercent } from '../../services/locale-format';
 import { createTranslations } from '../../services/translations';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
@@ -537,8 +537,31 @@ describe('terms screen', () => {
       expect(before.find((w) => w.id === 'term_commission')!.contents.text).toBe('Commission charges: 18%');
       expect(before.find((w) => w.id === 'generating')!.contents.text).toMatch(/under 1 minute/);
 
+      // In Arabic: amounts and dates for the locale, no internal version (issue 12 item 16).
+      const arabic = async () => {
+        const res = await app.inject({
+          url: `/hms_ms/api/v1/screens/terms?property_unique_id=${id}`,
+          headers: { cookie, httpxoyolang: 'ar' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res
+          .json<{ data: { widget_list: { id: string; contents: Record<string, unknown> }[] } }>()
+          .data.widget_list.map((w) => [w.id, String(w.contents.text ?? '')] as const);
+      };
+      const offered = (await app.inject({ url: contract(id), headers: { cookie } })).json<{
+        data: TermsOfService;
+      }>().data.terms_of_service_info;
+      const ar = new Map(await arabic());
+      expect(ar.get('term_fee')).toContain(formatMoney(0, 'INR', 'ar'));
+      expect(ar.get('term_fee')).not.toContain('INR');
+      expect(ar.get('term_date_range')).toContain(formatDate(offered.date_range.start, 'ar'));
+      expect(ar.get('term_date_range')).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(ar.get('term_commission')).toBe(`رسوم العمولة: ${formatPercent(18, 'ar')}`);
+      for (const [, text] of ar) expect(text).not.toMatch(/\bv2\b|revision|\(v\d/i);
+
       const info = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;
       const after = await screen();
+      expect(after.find((w) => w.id === 'contract_ready')!.contents.text).toBe('Your contract is ready.');
       expect(after.map((w) => w.id)).toEqual(expect.arrayContaining(['download', 'consent', 'accept']));
       expect(after.map((w) => w.id)).not.toContain('generate');
       expect(after.find((w) => w.id === 'download')!.contents.actions).toEqual([
