@@ -47,7 +47,15 @@ test('an owner reads the commercial terms, generates the contract, downloads the
   await expect(page).toHaveURL(new RegExp(`/propertyOnboard/terms\\?property_unique_id=${id}$`));
   await expect(page.getByRole('heading', { name: 'Terms of service', exact: true })).toBeVisible();
   await expect(page.getByText('Commission charges: 18%', { exact: true })).toBeVisible();
-  await expect(page.getByText('Walk-in guests: commission waived', { exact: true })).toBeVisible();
+  await expect(page.getByText('Walk-in guests: Commission waived', { exact: true })).toBeVisible();
+  // Money and dates for the owner's language, no internal version (SPEC §9; issue 12 item 16).
+  await expect(page.getByText('One-time fee: ₹0.00', { exact: true })).toBeVisible();
+  await expect(
+    page.getByText(
+      /^Contract period: \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4} \(12 months\)$/,
+    ),
+  ).toBeVisible();
+  await expect(page.getByText(/\bv2\b/)).toHaveCount(0);
 
   // Held back a moment so the waiting message can be seen (generation itself takes well under a second).
   await page.route(`**${LEADS}/${id}/contract`, async (route) => {
@@ -60,7 +68,7 @@ test('an owner reads the commercial terms, generates the contract, downloads the
   ).toBeVisible();
   const open = page.getByRole('button', { name: 'Open contract (PDF)' });
   await expect(open).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText(/Your contract is ready \(version v2, revision 1\)/)).toBeVisible();
+  await expect(page.getByText('Your contract is ready.', { exact: true })).toBeVisible();
 
   const [download] = await Promise.all([page.waitForEvent('download'), open.click()]);
   expect(download.suggestedFilename()).toBe(`contract-${id}-v2-r1.pdf`);

@@ -49,6 +49,7 @@ import type {
 import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
 import amenities from './data/amenities.json' with { type: 'json' };
+import { termsDisplay } from './terms-display';
 
 /**
  * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
@@ -195,6 +196,7 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set([
   'images',
   'languages',
   'catalogue',
+  'terms_display',
 ]);
 const NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -373,7 +375,13 @@ export function composeDefinition(
 ): ScreenPayload {
   const scope: ResolveScope = {
     file,
-    ctx: { params: {}, ...ctx, ...screenData } as unknown as Record<string, unknown>,
+    // `terms_display`: the terms of `contract` formatted for the locale (dates, money, rates).
+    ctx: {
+      params: {},
+      ...ctx,
+      ...screenData,
+      ...(ctx.contract ? { terms_display: termsDisplay(ctx.contract, ctx.locale) } : {}),
+    } as unknown as Record<string, unknown>,
     locale: ctx.locale,
     translate,
     missing: [],

@@ -1,30 +1,28 @@
-import { createRequire } from 'node:module';
-import type { CommercialTerms } from '../../schemas/generated/types';
+import type { CommercialTerms, Locale } from '../../schemas/generated/types';
+import { CONTRACT_FONTS, ContractWriter } from './contract-layout';
+import { formatDate, formatMoney, formatPercent } from './locale-format';
 
-const require = createRequire(import.meta.url);
+export { CONTRACT_FONTS };
 
-/**
- * The fonts of contracts: DejaVu Sans from the `dejavu-fonts-ttf` npm package, never a system font, so a
- * property named in another script renders the same on every server. It covers Latin (with Vietnamese),
- * Greek, Cyrillic, Arabic (shaped and laid out right to left by pdfkit's fontkit) and Hebrew; it has no
- * glyphs for Devanagari, Thai, Chinese or Japanese, which print as empty boxes.
- */
-export const CONTRACT_FONTS = {
-  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
-  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
-} as const;
+/** Right-to-left languages among the 19 (SPEC §1: Arabic uses right-to-left layout). */
+const RTL_LOCALES: ReadonlySet<string> = new Set(['ar']);
+
+/** Translates `key` (`screens.contract.title`) into the contract's language, `{{name}}` filled from `values`. */
+export type ContractTranslate = (key: string, values?: Record<string, unknown>) => string;
 
 /** What a contract PDF is made from (SPEC §3 finalContractInfo): the property, its owner and the terms. */
 export interface ContractContent {
-  /** UUID of the contract (printed at the foot of each page). */
+  /** UUID of the contract (printed at the foot). */
   contractId: string;
-  /** Version of the contract text, e.g. 'v2'. */
+  /** Version of the contract text, e.g. 'v2' (PDF metadata only: never shown to owners). */
   contractVersion: string;
-  /** 1, 2, … for the lead's contracts. */
+  /** 1, 2, … for the lead's contracts (PDF metadata only). */
   revision: number;
   propertyUniqueId: string;
   /** When it was generated (also the PDF's creation date). */
   generatedAt: Date;
+  /** The owner's language: the contract's text, dates and amounts are in it. */
+  locale: Locale;
   property: {
     title: string;
     propertyType: string;
@@ -40,55 +38,73 @@ export interface ContractContent {
   dateRange: { start: string; end: string };
 }
 
-const percent = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)}%`;
 const dash = (v: string | number | null | undefined) =>
   v === null || v === undefined || v === '' ? '—' : String(v);
 
+/** A catalogue label (`screens.property_types.sub.boutique_hotel`), or the code itself when there is none. */
+const labelOr = (t: ContractTranslate, key: string, code: string) => {
+  const text = t(key);
+  return text === key ? code : text;
+};
+
 /**
- * The lines of the commercial terms as printed (SPEC §9 checklist widget keys), label then value.
- * Exported so tests can look for them in the PDF's text.
+ * The commercial terms as printed and as the terms screen shows them (SPEC §9 checklist widget keys), label
+ * then value, in `locale`: rates with Intl percent, the one-time fee with Intl currency, the period with
+ * dates as SPEC §9 (day numeric, month short, year numeric). Exported so tests can look for them.
  */
 export function termLines(
   terms: CommercialTerms,
   dateRange: { start: string; end: string },
+  locale: Locale,
+  t: ContractTranslate,
 ): [string, string][] {
+  const pct = (n: number) => formatPercent(n, locale);
+  const label = (k: string) => t(`screens.contract.labels.${k}`);
   return [
-    ['Commission charges', percent(terms.commission)],
-    ['Bookings through the provider (oyo_channel)', percent(terms.oyo_channel)],
+    [label('commission'), pct(terms.commission)],
+    [label('oyo_channel'), pct(terms.oyo_channel)],
     [
-      'Walk-in guests (walkin_channel)',
-      terms.walk_in_waiver ? `${percent(0)} (waived)` : percent(terms.walkin_channel),
+      label('walkin_channel'),
+      terms.walk_in_waiver ? t('screens.contract.waived') : pct(terms.walkin_channel),
     ],
-    ['Online travel agencies (ota_fee)', percent(terms.ota_fee)],
-    ['Service fee', percent(terms.service_fee)],
-    ['Channel fee', percent(terms.channel_fee)],
-    ['Total fee', percent(terms.total_fee)],
-    ['Walk-in waiver', terms.walk_in_waiver ? 'Yes' : 'No'],
-    ['One-time fee', `${terms.fee} ${terms.currency}`],
-    ['Date range', `${dateRange.start} to ${dateRange.end} (${terms.term_months} months)`],
+    [label('ota_fee'), pct(terms.ota_fee)],
+    [label('service_fee'), pct(terms.service_fee)],
+    [label('channel_fee'), pct(terms.channel_fee)],
+    [label('total_fee'), pct(terms.total_fee)],
+    [label('fee'), formatMoney(terms.fee, terms.currency, locale)],
+    [
+      label('date_range'),
+      t('screens.contract.period', {
+        start: formatDate(dateRange.start, locale),
+        end: formatDate(dateRange.end, locale),
+        months: terms.term_months,
+      }),
+    ],
   ];
 }
 
 /**
- * Renders the contract as a PDF (A4, pdfkit, DejaVu fonts) and resolves its bytes. The text is English
- * (the contract's language of record); names and addresses are printed as the owner typed them.
+ * Renders the contract as a PDF (A4, pdfkit) in the owner's language and resolves its bytes. The text comes
+ * from `screens.contract.*` of the locale files; a translation says that the English version governs.
+ * Property types print as the labels the screens show; names and addresses as the owner typed them. Every
+ * paragraph goes through {@link ContractWriter} (a font per script, Unicode bidi, right-aligned in Arabic).
  * pdfkit is loaded on the first contract, not at start (issue 13 item 5: ~0.3 s of start-up otherwise).
  * @throws when a font cannot be read.
  */
-export async function renderContractPdf(content: ContractContent): Promise<Buffer> {
+export async function renderContractPdf(content: ContractContent, t: ContractTranslate): Promise<Buffer> {
   const { default: PDFDocument } = await import('pdfkit');
+  const title = t('screens.contract.title');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,
+    lang: content.locale,
     info: {
-      Title: `Property listing agreement ${content.contractVersion} — ${content.property.title}`,
+      Title: `${title} — ${content.property.title}`,
       Author: 'Property onboarding',
-      Subject: `Contract ${content.contractId}`,
+      Subject: `Contract ${content.contractId} (${content.contractVersion}, revision ${content.revision})`,
       CreationDate: content.generatedAt,
     },
   });
-  doc.registerFont('regular', CONTRACT_FONTS.regular);
-  doc.registerFont('bold', CONTRACT_FONTS.bold);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -96,54 +112,54 @@ export async function renderContractPdf(content: ContractContent): Promise<Buffe
     doc.on('error', reject);
   });
 
+  const { locale, property, owner, terms } = content;
+  const w = new ContractWriter(doc, locale, RTL_LOCALES.has(locale));
+  const body = 10.5;
   const heading = (text: string) => {
-    doc.moveDown(0.8).font('bold').fontSize(13).text(text).moveDown(0.3).font('regular').fontSize(10.5);
+    doc.y += body * 0.6;
+    w.paragraph(text, { size: 13, bold: true, after: 4 });
   };
-  const row = (label: string, value: string) => {
-    doc.font('bold').text(`${label}: `, { continued: true }).font('regular').text(value);
-  };
+  const sep = locale === 'ja' || locale === 'zh' ? '：' : locale.startsWith('fr') ? ' : ' : ': ';
+  const row = (label: string, value: string) =>
+    w.paragraph(`${label}${sep}${value}`, { size: body, after: 2 });
 
-  const { property, owner, terms } = content;
-  doc.font('bold').fontSize(18).text('Property Listing Agreement');
-  doc
-    .font('regular')
-    .fontSize(9.5)
-    .fillColor('#555555')
-    .text(
-      `Contract version ${content.contractVersion} · Revision ${content.revision} · Generated ${content.generatedAt.toISOString().slice(0, 10)} · Lead ${content.propertyUniqueId}`,
-    )
-    .fillColor('#000000')
-    .fontSize(10.5);
-
-  heading('1. The property');
-  row('Property name', property.title);
-  row('Type', `${property.propertyType} / ${property.propertySubType}`);
-  row('Address', dash(property.address));
-  row('Total rooms', dash(property.totalRooms));
-  for (const c of property.roomCategories) row(`Rooms — ${c.name}`, dash(c.count));
-
-  heading('2. The owner');
-  row('Owner name', dash(owner.name));
-  row('PAN', dash(owner.pan));
-
-  heading('3. Commercial terms');
-  for (const [label, value] of termLines(terms, content.dateRange)) row(label, value);
-
-  heading('4. Agreement');
-  doc.text(
-    'The owner lists the property above with the provider for the date range above. The provider markets the ' +
-      'property on its own channels and on online travel agencies and charges the commission and fees above on ' +
-      'the value of each stay before taxes. The owner confirms that the details above are true and that they may ' +
-      'list the property. Either party may end the listing with 30 days notice in writing.',
-    { align: 'justify' },
+  w.paragraph(title, { size: 18, bold: true, after: 4 });
+  w.paragraph(
+    t('screens.contract.generated', {
+      date: formatDate(content.generatedAt, locale),
+      lead: content.propertyUniqueId,
+    }),
+    { size: 9.5, color: '#555555', after: 2 },
   );
-  doc.moveDown(1);
-  doc
-    .fontSize(9)
-    .fillColor('#555555')
-    .text(
-      `Contract ID ${content.contractId}. Accepted electronically in the app; the acceptance records who, when and from where.`,
-    );
+  if (locale !== 'en-GB') w.paragraph(t('screens.contract.governing'), { size: 9.5, color: '#555555' });
+
+  heading(t('screens.contract.property'));
+  row(t('screens.contract.property_name'), property.title);
+  row(
+    t('screens.contract.type'),
+    `${labelOr(t, `screens.property_types.${property.propertyType}`, property.propertyType)} / ${labelOr(
+      t,
+      `screens.property_types.sub.${property.propertySubType}`,
+      property.propertySubType,
+    )}`,
+  );
+  row(t('screens.contract.address'), dash(property.address));
+  row(t('screens.contract.total_rooms'), dash(property.totalRooms));
+  for (const c of property.roomCategories)
+    row(t('screens.contract.room_category', { name: c.name }), dash(c.count));
+
+  heading(t('screens.contract.owner'));
+  row(t('screens.contract.owner_name'), dash(owner.name));
+  row(t('screens.kyc.pan_number'), dash(owner.pan));
+
+  heading(t('screens.contract.terms'));
+  for (const [label, value] of termLines(terms, content.dateRange, locale, t)) row(label, value);
+
+  heading(t('screens.contract.agreement'));
+  w.paragraph(t('screens.contract.agreement_text'), { size: body });
+  doc.y += body;
+  w.paragraph(t('screens.contract.footer', { id: content.contractId }), { size: 9, color: '#555555' });
+  w.finish();
   doc.end();
   return done;
 }

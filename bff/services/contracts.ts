@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
   CommercialTerms,
+  Locale,
   CommercialTermsFile,
   FinalContractInfo,
   TermsOfService,
@@ -14,6 +15,7 @@ import { onboardError } from '../errors';
 import commercialTermsFile from '../screens/data/commercial-terms.json' with { type: 'json' };
 import { renderContractPdf, type ContractContent } from './contract-pdf';
 import type { ImageStorage } from './image-storage';
+import { createTranslations, fallbackLocale, locales, type Translations } from './translations';
 
 /** Longest User-Agent kept with an acceptance, in characters. */
 export const MAX_USER_AGENT_LENGTH = 500;
@@ -77,10 +79,16 @@ export interface ContractService {
    * owner's name and PAN of the kyc section) and the commercial terms, and stores it with its SHA-256.
    * When the latest contract was made from the same details and terms it is answered again (`created`
    * false); otherwise a new revision is made and a completed terms-of-service task stops being completed.
+   * The PDF is in `locale` (the owner's language, default en-GB); a contract in another language counts as
+   * different, so asking in a new language makes a new revision.
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_CONTRACT_DETAILS_MISSING (400) until basic info and the address
    * are completed.
    */
-  generate(userId: string, propertyUniqueId: string): Promise<{ result: TermsOfService; created: boolean }>;
+  generate(
+    userId: string,
+    propertyUniqueId: string,
+    locale?: Locale,
+  ): Promise<{ result: TermsOfService; created: boolean }>;
   /**
    * The PDF bytes of a contract of the user's lead and a file name for it.
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_CONTRACT_NOT_FOUND (404).
@@ -109,6 +117,8 @@ export interface ContractServiceOptions {
   terms?: CommercialTermsConfig;
   /** Clock in ms since the epoch (default Date.now). */
   now?: () => number;
+  /** The texts of the contract (default {@link createTranslations} over renderer/i18n/locales). */
+  translations?: Translations;
 }
 
 /** The API path of a lead's contract. */
@@ -138,6 +148,7 @@ export function createContractService(
   const now = options.now ?? Date.now;
   const config = options.terms ?? loadCommercialTerms();
   const { storage } = options;
+  const translations = options.translations ?? createTranslations();
 
   const findLead = async (userId: string, propertyUniqueId: string) => {
     const lead = await db
@@ -167,10 +178,23 @@ export function createContractService(
     const categories = Array.isArray(section('room_categories')?.data.room_categories)
       ? (section('room_categories')!.data.room_categories as Record<string, unknown>[])
       : [];
-    const addressLine = ['address_line', 'locality', 'city', 'state', 'postal_code', 'country']
-      .map((k) => str(address[k]))
-      .filter((v): v is string => v !== null)
-      .join(', ');
+    const addressParts = ['address_line', 'locality', 'city', 'state', 'postal_code', 'country'].map((k) =>
+      str(address[k]),
+    );
+    const joinAddress = (parts: (string | null)[]) => parts.filter((v): v is string => v !== null).join(', ');
+    const addressLine = joinAddress(addressParts);
+    /** The address as printed: the country by its name in `locale` (e.g. 'الهند'), not its code. */
+    const addressIn = (locale: Locale) => {
+      const country = str(address.country);
+      let name = country;
+      try {
+        if (country)
+          name = new Intl.DisplayNames([locale], { type: 'region' }).of(country.toUpperCase()) ?? country;
+      } catch {
+        name = country;
+      }
+      return joinAddress([...addressParts.slice(0, -1), name]) || null;
+    };
     const terms = config.termsFor(str(address.country) ?? lead.country, lead.property_type);
     const property: ContractContent['property'] = {
       title: str(basic.title) ?? lead.title,
@@ -183,14 +207,27 @@ export function createContractService(
         .map((c) => ({ name: str(c.name)!, count: num(c.count) })),
     };
     const owner = { name: str(kyc.name), pan: str(kyc.pan_number) };
-    const inputsSha256 = createHash('sha256')
-      .update(JSON.stringify({ version: config.contractVersion, property, owner, terms }))
-      .digest('hex');
+    // en-GB keeps the digest of contracts made before they were translated, so those stay current.
+    const shaFor = (locale: Locale) =>
+      createHash('sha256')
+        .update(
+          JSON.stringify({
+            version: config.contractVersion,
+            property,
+            owner,
+            terms,
+            ...(locale === fallbackLocale ? {} : { locale }),
+          }),
+        )
+        .digest('hex');
     return {
       property,
       owner,
       terms,
-      inputsSha256,
+      shaFor,
+      addressIn,
+      /** Whether a contract made from these details and terms, in any language, has digest `sha`. */
+      current: (sha: string) => locales.some((l) => shaFor(l) === sha),
       ready: !!section('basic_info')?.completed && !!section('address')?.completed,
       taskCompleted: !!section('terms_of_service')?.completed,
     };
@@ -246,7 +283,7 @@ export function createContractService(
             final_contract_info: toInfo(
               latest,
               lead.property_unique_id,
-              latest.inputs_sha256 !== inputs.inputsSha256,
+              !inputs.current(latest.inputs_sha256),
             ),
           }
         : {}),
@@ -259,34 +296,39 @@ export function createContractService(
       return infoOf(await findLead(userId, propertyUniqueId));
     },
 
-    async generate(userId, propertyUniqueId) {
+    async generate(userId, propertyUniqueId, locale = fallbackLocale) {
       const lead = await findLead(userId, propertyUniqueId);
       const inputs = await inputsOf(lead);
       if (!inputs.ready) throw onboardError('ONB_CONTRACT_DETAILS_MISSING');
       const latest = await latestContract(lead.id);
-      if (latest && latest.inputs_sha256 === inputs.inputsSha256)
+      const inputsSha256 = inputs.shaFor(locale);
+      if (latest && latest.inputs_sha256 === inputsSha256)
         return { result: await infoOf(lead), created: false };
 
       const generatedAt = new Date(now());
       const id = randomUUID();
       const revision = (latest?.revision ?? 0) + 1;
-      const bytes = await renderContractPdf({
-        contractId: id,
-        contractVersion: config.contractVersion,
-        revision,
-        propertyUniqueId: lead.property_unique_id,
-        generatedAt,
-        property: inputs.property,
-        owner: inputs.owner,
-        terms: inputs.terms,
-        dateRange: contractDateRange(generatedAt, inputs.terms.term_months),
-      });
+      const bytes = await renderContractPdf(
+        {
+          contractId: id,
+          contractVersion: config.contractVersion,
+          revision,
+          propertyUniqueId: lead.property_unique_id,
+          generatedAt,
+          locale,
+          property: { ...inputs.property, address: inputs.addressIn(locale) },
+          owner: inputs.owner,
+          terms: inputs.terms,
+          dateRange: contractDateRange(generatedAt, inputs.terms.term_months),
+        },
+        (key, values) => translations.translate(locale, key, values),
+      );
       const row = {
         id,
         lead_id: lead.id,
         revision,
         contract_version: config.contractVersion,
-        inputs_sha256: inputs.inputsSha256,
+        inputs_sha256: inputsSha256,
         terms: JSON.stringify(inputs.terms),
         sha256: createHash('sha256').update(bytes).digest('hex'),
         bytes: bytes.length,
@@ -346,7 +388,7 @@ export function createContractService(
       if (!row) throw onboardError('ONB_CONTRACT_NOT_FOUND');
       const latest = await latestContract(lead.id);
       const inputs = await inputsOf(lead);
-      if (latest?.id !== row.id || row.inputs_sha256 !== inputs.inputsSha256) {
+      if (latest?.id !== row.id || !inputs.current(row.inputs_sha256)) {
         throw onboardError('ONB_CONTRACT_OUTDATED');
       }
       if (row.accepted_at !== null && inputs.taskCompleted) return infoOf(lead);

@@ -22,7 +22,11 @@ export default fp<ContractsPluginOptions>(
   async (app, { config, now, storage }) => {
     app.decorate(
       'contracts',
-      createContractService(app.db, { storage: storage ?? createFileImageStorage(config.dataDir), now }),
+      createContractService(app.db, {
+        storage: storage ?? createFileImageStorage(config.dataDir),
+        now,
+        ...(app.hasDecorator('translations') ? { translations: app.translations } : {}),
+      }),
     );
   },
   { name: 'contracts', dependencies: ['db'] },

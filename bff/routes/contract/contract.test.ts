@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Checklist, Lead, TermsOfService } from '../../../schemas/generated/types';
 import { CONTRACT_FONTS, termLines } from '../../services/contract-pdf';
 import { contractDateRange, loadCommercialTerms } from '../../services/contracts';
+import { formatDate, formatMoney, formatPercent } from '../../services/locale-format';
+import { createTranslations } from '../../services/translations';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const LEADS = '/hms_ms/api/v1/onboard/leads';
@@ -14,21 +16,33 @@ let app: FastifyInstance;
 let owner: string;
 let other: string;
 
-/** All the text of a PDF, its pages' items joined by spaces. */
-async function pdfText(bytes: Buffer): Promise<string> {
+/** The lines of a PDF as pdf.js extracts them (items joined as written, a line per baseline), spaces collapsed. */
+async function pdfLines(bytes: Buffer): Promise<string[]> {
   const pdf = await getDocument({
     data: new Uint8Array(bytes),
     useSystemFonts: false,
     isEvalSupported: false,
   }).promise;
-  const parts: string[] = [];
+  const lines: string[] = [];
   for (let p = 1; p <= pdf.numPages; p++) {
     const content = await (await pdf.getPage(p)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
+    let y: number | null = null;
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      const at = Math.round(item.transform[5] as number);
+      if (y === null || Math.abs(at - y) > 2) lines.push('');
+      y = at;
+      lines[lines.length - 1] += item.str;
+    }
   }
   await pdf.destroy();
-  return parts.join(' ').replace(/\s+/g, ' ');
+  return lines.map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
+
+/** All the text of a PDF, its lines joined by spaces. */
+const pdfText = async (bytes: Buffer) => (await pdfLines(bytes)).join(' ');
+
+const translations = createTranslations();
 
 /** A final save of a section at its current version. */
 async function saveSection(id: string, section: string, data: Record<string, unknown>) {
@@ -152,8 +166,15 @@ describe('commercial terms', () => {
     });
   });
 
-  it('fonts come from the dejavu-fonts-ttf package', () => {
-    expect(CONTRACT_FONTS.regular).toMatch(/node_modules\/dejavu-fonts-ttf\/ttf\/DejaVuSans\.ttf$/);
+  it('fonts come from npm packages, one per script of the 19 languages', () => {
+    expect(CONTRACT_FONTS.latin.regular).toMatch(/node_modules\/dejavu-fonts-ttf\/ttf\/DejaVuSans\.ttf$/);
+    expect(CONTRACT_FONTS.arabic.regular).toMatch(/node_modules\/dejavu-fonts-ttf\//);
+    expect(CONTRACT_FONTS.devanagari.regular).toMatch(/node_modules\/@fontsource\/noto-sans-devanagari\//);
+    expect(CONTRACT_FONTS.thai.regular).toMatch(/node_modules\/@fontsource\/noto-sans-thai\//);
+    expect(CONTRACT_FONTS.japanese.regular).toMatch(/node_modules\/@openfonts\/noto-sans-jp_japanese\//);
+    expect(CONTRACT_FONTS.chinese.regular).toMatch(
+      /node_modules\/@openfonts\/noto-sans-sc_chinese-simplified\//,
+    );
   });
 });
 
@@ -196,16 +217,24 @@ describe('contract', () => {
 
     const text = await pdfText(file.rawPayload);
     expect(text).toContain('Hôtel Ρόδος');
+    // 'السلام' holds the lam-alef ligature, which pdf.js reads back reversed: only 'دار' is compared.
     expect(text).toContain('دار');
     expect(text).toContain('Asha Verma');
     expect(text).toContain('ABCPV1234D');
     expect(text).toContain('12 Marine Drive');
-    expect(text).toContain('Contract version v2');
+    expect(text).toContain('Property Listing Agreement');
+    expect(text).toContain('Type: Hotel / Boutique hotel');
+    // No internal codes or versions for owners (issue 12 items 1 and 16).
+    expect(text).not.toMatch(/oyo_channel|ota_fee|walkin_channel|boutique_hotel|hotel \/|\bv2\b|Revision/);
     const terms = res.json<{ data: TermsOfService }>().data.terms_of_service_info;
-    for (const [label, value] of termLines(terms.terms, terms.date_range)) {
-      expect(text).toContain(label);
-      expect(text).toContain(value);
+    const t = (key: string, values?: Record<string, unknown>) => translations.translate('en-GB', key, values);
+    for (const [label, value] of termLines(terms.terms, terms.date_range, 'en-GB', t)) {
+      expect(text).toContain(`${label}: ${value}`);
     }
+    expect(text).toContain('One-time fee: ₹0.00');
+    expect(text).toContain(
+      `Contract period: ${formatDate(terms.date_range.start, 'en-GB')} to ${formatDate(terms.date_range.end, 'en-GB')} (12 months)`,
+    );
 
     // Another owner sees neither the lead, its contract nor the file.
     expect((await app.inject({ url: info.file_url, headers: { cookie: other } })).statusCode).toBe(404);
@@ -347,6 +376,138 @@ describe('contract', () => {
   });
 });
 
+describe("contract in the owner's language", () => {
+  /** A ready lead with these details, its contract generated in `locale`: the PDF's lines and their right edges (pt). */
+  async function contractIn(
+    locale: string,
+    details: { title: string; addressLine: string; city: string; name: string },
+  ): Promise<{ lines: string[]; rights: number[]; pageRight: number }> {
+    const lead = await readyLead(details.title);
+    await app.db
+      .updateTable('lead_sections')
+      .set({
+        data: JSON.stringify({
+          address_line: details.addressLine,
+          city: details.city,
+          country: 'IN',
+          postal_code: '122018',
+        }),
+      })
+      .where('lead_id', '=', lead.lead_id)
+      .where('section', '=', 'address')
+      .execute();
+    await app.db
+      .updateTable('lead_sections')
+      .set({ data: JSON.stringify({ name: details.name, pan_number: 'ABCPV1234D' }) })
+      .where('lead_id', '=', lead.lead_id)
+      .where('section', '=', 'kyc')
+      .execute();
+    const res = await app.inject({
+      method: 'POST',
+      url: contract(lead.property_unique_id),
+      headers: { cookie: owner, httpxoyolang: locale },
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const info = res.json<{ data: TermsOfService }>().data.final_contract_info!;
+    const bytes = (await app.inject({ url: info.file_url, headers: { cookie: owner } })).rawPayload;
+    const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+    const page = await pdf.getPage(1);
+    const pageRight = page.view[2]! - 56;
+    const rows = new Map<number, { text: string; right: number }>();
+    for (const item of (await page.getTextContent()).items) {
+      if (!('str' in item)) continue;
+      const y = Math.round(item.transform[5] as number);
+      const row = rows.get(y) ?? { text: '', right: 0 };
+      // pdf.js leaves out a space at the edge of a run written apart (a change of direction or font): runs
+      // are joined with one, and spaces collapsed.
+      row.text += ` ${item.str}`;
+      row.right = Math.max(row.right, (item.transform[4] as number) + item.width);
+      rows.set(y, row);
+    }
+    await pdf.destroy();
+    const sorted = [...rows.entries()].sort((a, b) => b[0] - a[0]).map(([, r]) => r);
+    return {
+      // The space added between runs is taken back before punctuation, as the text has it.
+      lines: sorted.map((r) =>
+        r.text
+          .replace(/\s+/g, ' ')
+          .replace(/ ([,.:;%])/g, '$1')
+          .trim(),
+      ),
+      rights: sorted.map((r) => r.right),
+      pageRight,
+    };
+  }
+
+  const noCodes = /oyo_channel|ota_fee|walkin_channel|boutique_hotel|\bhotel\b|\bv2\b|\bIN\b/;
+
+  it('Arabic: words and digits in logical order, the name intact, right-aligned, translated labels, no codes', async () => {
+    const t = (key: string, values?: Record<string, unknown>) => translations.translate('ar', key, values);
+    const { lines, rights, pageRight } = await contractIn('ar', {
+      title: 'فندق القطاع ٢٨',
+      addressLine: '١٢ شارع مارين',
+      city: 'غوروغرام',
+      name: 'آشا فيرما',
+    });
+    const text = lines.join('\n');
+    expect(lines[0]).toBe(t('screens.contract.title'));
+    // Before bidi: '٢٨' printed as '٨٢' and words out of order (issue 12 item 1).
+    expect(text).toContain(`${t('screens.contract.property_name')}: فندق القطاع ٢٨`);
+    expect(text).toContain(`${t('screens.contract.address')}: ١٢ شارع مارين, غوروغرام, 122018, الهند`);
+    expect(text).toContain(`${t('screens.contract.owner_name')}: آشا فيرما`);
+    expect(text).toContain(
+      `${t('screens.contract.type')}: ${t('screens.property_types.hotel')} / ${t('screens.property_types.sub.boutique_hotel')}`,
+    );
+    // The English version governs (pdf.js reads the lam-alef ligature of 'الإنجليزية' backwards: not compared).
+    expect(text).toContain(t('screens.contract.governing').split('؛')[0]);
+    expect(text).toContain(`${t('screens.contract.labels.commission')}: 18%`);
+    expect(text).toContain(`${t('screens.contract.labels.total_fee')}: 21%`);
+    expect(text).toContain(t('screens.contract.waived'));
+    expect(text).toContain(`12 ${'شهرًا'}`);
+    expect(text).not.toMatch(noCodes);
+    // Right-aligned: every line ends at the right margin.
+    for (const r of rights) expect(Math.abs(r - pageRight)).toBeLessThan(1.5);
+  });
+
+  it('Hindi: Devanagari text and digits in logical order, translated labels, dates in Hindi', async () => {
+    const t = (key: string, values?: Record<string, unknown>) => translations.translate('hi', key, values);
+    const { lines, rights, pageRight } = await contractIn('hi', {
+      title: 'समुद्र तट होटल 28',
+      addressLine: '12 मरीन ड्राइव',
+      city: 'पुणे',
+      name: 'आशा सेन',
+    });
+    const text = lines.join('\n');
+    // pdf.js reads glyphs, not the ActualText the PDF carries: a vowel sign drawn before its consonant
+    // (ि) comes out first, so the words checked here have none.
+    expect(text).toContain('समुद्र तट होटल 28');
+    expect(text).toContain('12 मरीन ड्राइव, पुणे, 122018, भारत');
+    expect(text).toContain('आशा सेन');
+    expect(text).toContain(`${t('screens.contract.labels.total_fee')}: 21%`);
+    expect(text).toContain(formatDate(new Date(), 'hi'));
+    expect(text).toContain(t('screens.property_types.sub.boutique_hotel'));
+    expect(text).not.toMatch(noCodes);
+    // Left-aligned: lines end before the right margin, short ones well before it.
+    expect(Math.min(...rights)).toBeLessThan(pageRight - 100);
+  });
+
+  it('Japanese: kana and kanji from the Japanese font, in order', async () => {
+    const t = (key: string, values?: Record<string, unknown>) => translations.translate('ja', key, values);
+    const { lines } = await contractIn('ja', {
+      title: '海辺ホテル 28',
+      addressLine: '港区 1-2-3',
+      city: '東京',
+      name: '山田 花子',
+    });
+    const text = lines.join('\n');
+    expect(lines[0]).toBe('施設掲載契約書');
+    expect(text).toContain(`${t('screens.contract.property_name')}：海辺ホテル 28`);
+    expect(text).toContain('英語版が優先します');
+    expect(text).not.toMatch(noCodes);
+  });
+});
+
 describe('terms screen', () => {
   it('shows the terms and the generate button, then the download, the consent checkbox and accept', async () => {
     const real = await buildTestApp({ screens: undefined });
@@ -376,8 +537,31 @@ describe('terms screen', () => {
       expect(before.find((w) => w.id === 'term_commission')!.contents.text).toBe('Commission charges: 18%');
       expect(before.find((w) => w.id === 'generating')!.contents.text).toMatch(/under 1 minute/);
 
+      // In Arabic: amounts and dates for the locale, no internal version (issue 12 item 16).
+      const arabic = async () => {
+        const res = await app.inject({
+          url: `/hms_ms/api/v1/screens/terms?property_unique_id=${id}`,
+          headers: { cookie, httpxoyolang: 'ar' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res
+          .json<{ data: { widget_list: { id: string; contents: Record<string, unknown> }[] } }>()
+          .data.widget_list.map((w) => [w.id, String(w.contents.text ?? '')] as const);
+      };
+      const offered = (await app.inject({ url: contract(id), headers: { cookie } })).json<{
+        data: TermsOfService;
+      }>().data.terms_of_service_info;
+      const ar = new Map(await arabic());
+      expect(ar.get('term_fee')).toContain(formatMoney(0, 'INR', 'ar'));
+      expect(ar.get('term_fee')).not.toContain('INR');
+      expect(ar.get('term_date_range')).toContain(formatDate(offered.date_range.start, 'ar'));
+      expect(ar.get('term_date_range')).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(ar.get('term_commission')).toBe(`رسوم العمولة: ${formatPercent(18, 'ar')}`);
+      for (const [, text] of ar) expect(text).not.toMatch(/\bv2\b|revision|\(v\d/i);
+
       const info = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;
       const after = await screen();
+      expect(after.find((w) => w.id === 'contract_ready')!.contents.text).toBe('Your contract is ready.');
       expect(after.map((w) => w.id)).toEqual(expect.arrayContaining(['download', 'consent', 'accept']));
       expect(after.map((w) => w.id)).not.toContain('generate');
       expect(after.find((w) => w.id === 'download')!.contents.actions).toEqual([

@@ -49,7 +49,7 @@ export default async function contractRoutes(app: FastifyInstance) {
         operationId: 'generateContract',
         summary: "Generate the contract PDF from the property's details and the commercial terms",
         description:
-          "Body {}. Makes a PDF (contract version, e.g. v2) from basic info, the address, the room categories, the owner's name and PAN (kyc section) and the commercial terms of bff/screens/data/commercial-terms.json, stores it with the SHA-256 of its bytes and answers the terms of service with final_contract_info. 201: a new contract (revision +1; an earlier acceptance stops completing the task); 200: the latest contract, made from the same details and terms. Takes well under a minute (SPEC §1). 400 ONB_CONTRACT_DETAILS_MISSING until basic info and the address are completed.",
+          "Body {}. Makes a PDF in the language of the request (httpxoyolang; a contract in another language is a new revision), from basic info, the address, the room categories, the owner's name and PAN (kyc section) and the commercial terms of bff/screens/data/commercial-terms.json, stores it with the SHA-256 of its bytes and answers the terms of service with final_contract_info. 201: a new contract (revision +1; an earlier acceptance stops completing the task); 200: the latest contract, made from the same details and terms. Takes well under a minute (SPEC §1). 400 ONB_CONTRACT_DETAILS_MISSING until basic info and the address are completed.",
         params: ref('api/lead-params.schema.json'),
         body: ref('api/generate-contract.schema.json'),
         response: {
@@ -63,7 +63,7 @@ export default async function contractRoutes(app: FastifyInstance) {
       const user = userOf(request);
       const id = request.params.property_unique_id;
       const started = Date.now();
-      const { result, created } = await app.contracts.generate(user.id, id);
+      const { result, created } = await app.contracts.generate(user.id, id, request.locale);
       request.log.info(
         {
           userId: user.id,
