@@ -2994,6 +2994,12 @@ export interface ScreenDefinition {
   title?: {
     [k: string]: unknown;
   };
+  /**
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
+   */
+  active_hotel_id?: {
+    [k: string]: unknown;
+  };
   hide_footer?: boolean | JsonLogic;
   widget_list: (WidgetDefinition | WidgetRepeat)[];
   /**
@@ -3076,6 +3082,10 @@ export interface ScreenPayload {
    * Hide the footer tabs on this screen (SPEC §2).
    */
   hide_footer?: boolean;
+  /**
+   * The property this screen is about (its property_unique_id): the client keeps it as the active hotel id and sends it with every later call as header x-qid and query qid (SPEC §3 active_hotel_id, §7).
+   */
+  active_hotel_id?: string;
   /**
    * @maxItems 200
    */

@@ -465,6 +465,22 @@ describe('review and Welcome Aboard screens', () => {
     expect(String(widget(welcome, 'login_step_2')!.contents.text)).toMatch(/^2\. Sign in with \+91/);
   });
 
+  it("names the lead's property as the active hotel of its screens (SPEC §3 active_hotel_id, §7 x-qid)", async () => {
+    const lead = await createTestLead(app, owner);
+    for (const id of ['task', 'task_details', 'review', 'kyc', 'images', 'terms', 'welcome']) {
+      const res = await app.inject({
+        url: `/hms_ms/api/v1/screens/${id}?property_unique_id=${lead.property_unique_id}&task=basic_info`,
+        headers: { cookie: owner },
+      });
+      expect(res.json().data.active_hotel_id, id).toBe(lead.property_unique_id);
+    }
+    const dashboard = await app.inject({
+      url: '/hms_ms/api/v1/screens/dashboard',
+      headers: { cookie: owner },
+    });
+    expect(dashboard.json().data.active_hotel_id).toMatch(/^PO[0-9A-Z]{10}$/);
+  });
+
   it('opens the review from the checklist', async () => {
     const lead = await createTestLead(app, owner);
     const task = await screen('task', lead.property_unique_id);
