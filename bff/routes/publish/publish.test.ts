@@ -397,6 +397,21 @@ describe('edits of a published property (issue 12 item 2)', () => {
     expect((await publishChanges(id)).json().data.published_tasks).toEqual([]);
   });
 
+  it("shows the state in the review's address (issue 12 item 8)", async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    await app.db
+      .updateTable('lead_sections')
+      .set({ data: JSON.stringify({ ...READY_SECTION_DATA.address, state: 'Goa', postal_code: '403516' }) })
+      .where('lead_id', '=', lead.lead_id)
+      .where('section', '=', 'address')
+      .execute();
+    const rev = (await review(lead.property_unique_id)).json<{ data: PropertyReview }>().data;
+    expect(rev.property_review_details.property_details.address).toBe(
+      '12 Beach Road, Calangute, Goa, Goa, 403516',
+    );
+  });
+
   it('refuses to submit changes of a lead never published', async () => {
     const lead = await createTestLead(app, owner);
     await makeLeadReady(app, lead);
