@@ -19,6 +19,26 @@ export const errorDefinitions = {
     message: 'Please enter the correct phone number',
     field: 'phone',
   },
+  ONB_IDENTIFIER_INCOMPLETE: {
+    status: 400,
+    key: 'shell.validation.identifier_length',
+    message: 'Please enter the full number',
+  },
+  ONB_IDENTIFIER_FORMAT: {
+    status: 400,
+    key: 'shell.validation.identifier_pattern',
+    message: 'Please check the format of the number',
+  },
+  ONB_IDENTIFIER_CHECKSUM: {
+    status: 400,
+    key: 'shell.validation.identifier_checksum',
+    message: 'This number is not valid. Please check it for typos',
+  },
+  ONB_NUMBER_RANGE: {
+    status: 400,
+    key: 'errors.number_range',
+    message: 'Enter a whole number from {{min}} to {{max}}',
+  },
   ONB_INVALID_EMAIL: {
     status: 400,
     key: 'errors.email_invalid',
@@ -78,8 +98,8 @@ export const errorDefinitions = {
   },
   ONB_MANDATORY_AMENITIES: {
     status: 400,
-    key: 'errors.mandatory_amenities',
-    message: 'Please select every mandatory amenity',
+    key: 'errors.mandatory_amenities_missing',
+    message: 'Please select every mandatory amenity. Still missing: {{missing}}',
     field: 'amenities',
   },
   ONB_ROOM_COUNT_MISMATCH: {
@@ -206,6 +226,18 @@ export const errorDefinitions = {
     key: 'errors.kyc_id_type_mismatch',
     message: 'Uploaded Image is of different IdType',
     field: 'document',
+  },
+  ONB_KYC_NUMBER_MISMATCH: {
+    status: 422,
+    key: 'errors.kyc_number_mismatch',
+    message:
+      'The number on your document does not match the number you entered. Please check it, or upload your own document.',
+  },
+  ONB_KYC_NUMBER_UNREADABLE: {
+    status: 422,
+    key: 'errors.kyc_number_unreadable',
+    message:
+      'We could not read the number on your document. Please upload a clearer photo of the whole document.',
   },
   ONB_KYC_DOCUMENT_UNREADABLE: {
     status: 422,
@@ -376,6 +408,11 @@ export const errorDefinitions = {
     message: 'This referral code is not valid. Please check it and try again.',
     field: 'referral_code',
   },
+  ONB_LISTING_NOT_PUBLISHED: {
+    status: 409,
+    key: 'errors.listing_not_published',
+    message: 'This property is not live yet. Publish it first.',
+  },
   ONB_LISTING_NOT_INACTIVE: {
     status: 409,
     key: 'errors.listing_not_inactive',
@@ -476,6 +513,11 @@ export interface OnboardError extends FastifyError {
   statusCode: number;
   /** Values for `{{name}}` placeholders of the message (e.g. `{ seconds: 12 }`). */
   values?: Record<string, string | number>;
+  /**
+   * Values given as translation keys: each list is translated in the request's language and joined with
+   * ', ' (e.g. the labels of the amenities still missing).
+   */
+  valueKeys?: Record<string, string[]>;
   /** Overrides the definition's field. */
   field?: string;
   /** Seconds the client should wait before retrying (429 only); also sent as `Retry-After`. */
@@ -496,12 +538,14 @@ export function onboardError(
   code: ErrorCode,
   extra: {
     values?: Record<string, string | number>;
+    valueKeys?: Record<string, string[]>;
     field?: string;
     retryAfterS?: number;
     details?: Record<string, unknown>;
   } = {},
 ): OnboardError {
   const err = new constructors[code]() as OnboardError;
+  if (extra.valueKeys) err.valueKeys = extra.valueKeys;
   if (extra.values) {
     err.values = extra.values;
     err.message = err.message.replace(/\{\{(\w+)\}\}/g, (m, k: string) => String(extra.values?.[k] ?? m));

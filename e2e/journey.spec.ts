@@ -118,7 +118,8 @@ async function completeListing(
   await verifyEmail(page, request, newEmail('kyc'));
   await expect(verification(page, 'e-mail address').getByLabel('Verified (e-mail address)')).toBeVisible();
   await page.getByLabel('Number of rooms').fill('10');
-  await page.getByRole('textbox', { name: 'PAN number', exact: true }).fill('ABCPE1234F');
+  // The number printed on the rendered PAN card: the KYC check compares the two.
+  await page.getByRole('textbox', { name: 'PAN number', exact: true }).fill('ABCPS1234K');
   await choose(page, 'Does the business have a GSTIN?', 'No');
   await choose(page, 'ID type', 'PAN card');
   const document = page.getByRole('region', { name: 'Photo of your ID' });
@@ -173,6 +174,24 @@ test('a new owner lists a hotel from sign-up to live: every task, Go Live!, Welc
   await expect(page.getByRole('heading', { name: 'Not live yet' })).toHaveCount(0);
   const card = page.getByRole('article', { name });
   await expect(card.getByText('Live', { exact: true })).toBeVisible();
+
+  // Editing the live property: what the owner types is saved, but the listing changes only on submit.
+  const published = 'Ten bright rooms around a quiet courtyard, near the metro.';
+  const edited = 'Ten bright rooms, a courtyard café and a rooftop terrace.';
+  await page.goto(`/propertyOnboard/task/details?property_unique_id=${id}&task=basic_info`);
+  await page.getByLabel('Description').fill(edited);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await page.goto(`/propertyOnboard/review?property_unique_id=${id}`);
+  await expect(page.getByText(published)).toBeVisible();
+  await expect(page.getByText(edited)).toHaveCount(0);
+  await expect(
+    page.getByRole('article', { name: 'Basic info' }).getByText('Changes not live yet'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Submit changes' }).click();
+  await expect(page.getByText('Your changes have been submitted')).toBeVisible();
+  await expect(page.getByText(edited)).toBeVisible();
+  await expect(page.getByText(published)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Submit changes' })).toHaveCount(0);
 });
 
 test("a new owner lists a holiday home through the same steps; it ends 'Under review' and an expert will reach out", async ({

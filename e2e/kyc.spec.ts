@@ -56,6 +56,25 @@ test('an owner completes KYC: the sign-in number counts as verified, the e-mail 
   });
   await expect(document.getByText('Document recognised').first()).toBeVisible({ timeout: 30_000 });
 
+  // The card reads ABCPS1234K, not the PAN typed: refused with a clear message.
+  await page.getByRole('button', { name: 'Submit KYC' }).click();
+  await expect(
+    page.getByText('The number on your document does not match the number you entered.').first(),
+  ).toBeVisible();
+  const pan = page.getByRole('textbox', { name: 'PAN number', exact: true });
+  await pan.fill('ABCPS1234');
+  await pan.blur();
+  // The half-typed number is saved as a draft, as typed, with the other fields (the server had refused it).
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/hms_ms/api/v1/onboard/leads/${id}/kyc`);
+      const data = ((await res.json()) as { data: { section: { data: Record<string, unknown> } } }).data;
+      return [data.section.data.pan_number, data.section.data.number_of_rooms];
+    })
+    .toEqual(['ABCPS1234', 12]);
+  await expect(page.getByText('Please enter the full number').first()).toBeVisible();
+  await expect(page.getByText('Invalid Input')).toHaveCount(0);
+  await pan.fill('ABCPS1234K');
   await page.getByRole('button', { name: 'Submit KYC' }).click();
   await expect(page.getByText('KYC details submitted')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/propertyOnboard/task\\?property_unique_id=${id}$`));
@@ -65,7 +84,7 @@ test('an owner completes KYC: the sign-in number counts as verified, the e-mail 
 
   // Everything is still there when the owner comes back.
   await page.goto(`/propertyOnboard/kyc?property_unique_id=${id}`);
-  await expect(page.getByRole('textbox', { name: 'PAN number', exact: true })).toHaveValue('ABCPE1234F');
+  await expect(page.getByRole('textbox', { name: 'PAN number', exact: true })).toHaveValue('ABCPS1234K');
   await expect(page.getByRole('textbox', { name: 'E-mail address', exact: true })).toHaveValue(email);
   await expect(document.getByText('Document recognised').first()).toBeVisible();
   await expect(page.getByText('Your KYC is complete. You can still change the details below.')).toBeVisible();

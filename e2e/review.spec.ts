@@ -16,6 +16,12 @@ test('the checklist opens the review, which lists what is missing with links and
   await expect(page.getByRole('heading', { name: 'Before you can publish' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Go Live!' })).toBeDisabled();
 
+  // One card per task with its status; an unfinished one offers to finish it.
+  const contact = page.getByRole('article', { name: 'Contact info' });
+  await expect(contact.getByText('To do', { exact: true })).toBeVisible();
+  await expect(contact.getByRole('button', { name: 'Finish Contact info' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Complete', exact: true })).toHaveCount(0);
+
   // Each missing task links back to where it is done.
   await page.getByRole('button', { name: 'Contact info', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/task/details\\?property_unique_id=${id}&task=contact_info$`));

@@ -18,6 +18,8 @@ import * as m0011 from './migrations/0011-support-chat';
 import * as m0012 from './migrations/0012-passwords';
 import * as m0013 from './migrations/0013-social-identities';
 import * as m0014 from './migrations/0014-sso-tokens';
+import * as m0015 from './migrations/0015-section-live-data';
+import * as m0016 from './migrations/0016-kyc-document-number';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import type { Database } from './schema';
 
@@ -39,6 +41,8 @@ const migrations: Record<string, Migration> = {
   '0012-passwords': m0012,
   '0013-social-identities': m0013,
   '0014-sso-tokens': m0014,
+  '0015-section-live-data': m0015,
+  '0016-kyc-document-number': m0016,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -112,6 +112,11 @@ export interface LeadSectionsTable {
   version: number;
   completed: boolean;
   updated_at: Timestamp;
+  /**
+   * jsonb: the section as the live listing shows it; null until the lead is published (migration
+   * 0015). Set from `data` by publishing and by submitting the owner's changes.
+   */
+  live_data: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
 }
 
 /** Table `lead_images`: one row per photo the server kept for a lead (SPEC §3 image); unique (lead_id, client_upload_id). */
@@ -174,6 +179,11 @@ export interface LeadKycDocumentsTable {
   created_at: Timestamp;
   /** When recognition gave its verdict. */
   recognised_at: Timestamp | null;
+  /**
+   * SHA-256 (hex) of the normalised identifier number of `id_type` read on the document; null when none
+   * was read (migration 0016). Compared with the number the owner typed by the final KYC save.
+   */
+  number_sha256: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -398,6 +398,10 @@ export function composeDefinition(
     payload.hide_footer =
       typeof def.hide_footer === 'boolean' ? def.hide_footer : holds(def.hide_footer as JsonLogic, scope.ctx);
   }
+  if (def.active_hotel_id !== undefined) {
+    const active = resolveValue(def.active_hotel_id, scope, '/active_hotel_id');
+    if (typeof active === 'string' && active !== '') payload.active_hotel_id = active;
+  }
   if (def.form !== undefined) payload.form = resolveValue(def.form, scope, '/form') as ScreenPayload['form'];
   const composed: Composed[] = [];
   def.widget_list.forEach((w, i) => composeListItem(w, scope, `/widget_list/${i}`, composed));

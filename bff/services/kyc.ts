@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely, Transaction } from 'kysely';
 import type { IdType, KycDetails, KycDocument, LeadSection, Locale } from '../../schemas/generated/types';
 import type { Database, LeadKycDocumentRow } from '../db/schema';
 import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
 import { onboardError, type OnboardError } from '../errors';
+import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import { documentVerdict, readIdDocument, ID_TYPES } from './id-documents';
 import type { ImageStorage } from './image-storage';
 import {
@@ -63,6 +64,15 @@ export interface KycLeadRef {
   id: string;
   user_id: string;
 }
+
+/**
+ * The kyc section's field holding the number of each ID type the form asks the number of: the number read
+ * on such a document must be the typed one (only the PAN today; its check is schemas/identifiers' PAN).
+ */
+const TYPED_NUMBER_FIELDS: Partial<Record<IdType, 'pan_number'>> = { pan: 'pan_number' };
+
+/** SHA-256 of `text` (UTF-8), hex. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The KYC task (SPEC §2 KYC, §3 KYC and kycDetails, §5 text recognition): documents and evidence. */
 export interface KycService {
@@ -201,6 +211,14 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
     if (doc.status === 'processing') return onboardError('ONB_KYC_DOCUMENT_PENDING');
     if (doc.status === 'mismatch') return onboardError('ONB_KYC_ID_TYPE_MISMATCH');
     if (doc.status !== 'recognised') return onboardError('ONB_KYC_DOCUMENT_UNREADABLE');
+    // The number on the document must be the one typed (issue 12 item 9), for types the form asks the number of.
+    const field = isIdType(doc.id_type) ? TYPED_NUMBER_FIELDS[doc.id_type] : undefined;
+    if (field) {
+      const typed = IDENTIFIER_CHECKS.pan(String(data[field] ?? ''));
+      if (!doc.number_sha256) return onboardError('ONB_KYC_NUMBER_UNREADABLE');
+      if (!typed.valid || sha256(typed.normalised) !== doc.number_sha256)
+        return onboardError('ONB_KYC_NUMBER_MISMATCH', { field });
+    }
     const phone = stringOf(data.contact_phone);
     const own = stringOf(data.contact_phone_country);
     const e164 = phone ? normalisePhone(phone, own ?? country)?.e164 : undefined;
@@ -241,6 +259,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
     let status: KycDocumentStatus = 'failed';
     let detected: IdType | null = null;
     let confidence: number | null = null;
+    let numberSha256: string | null = null;
     try {
       const bytes = await storage.get(storageKey(row, 'display'));
       if (!bytes) throw new Error('document file missing');
@@ -249,12 +268,20 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       detected = reading.detected;
       confidence = text.confidence;
       status = isIdType(row.id_type) ? documentVerdict(reading, row.id_type) : 'failed';
+      const number = isIdType(row.id_type) ? reading.numbers[row.id_type] : undefined;
+      numberSha256 = number ? sha256(number) : null;
     } catch (err) {
       options.log?.warn({ err, documentId: row.id }, 'text recognition failed');
     }
     await db
       .updateTable('lead_kyc_documents')
-      .set({ status, detected_id_type: detected, confidence, recognised_at: new Date(now()) })
+      .set({
+        status,
+        detected_id_type: detected,
+        confidence,
+        number_sha256: numberSha256,
+        recognised_at: new Date(now()),
+      })
       .where('id', '=', row.id)
       .where('status', '=', 'processing')
       .execute();
@@ -323,6 +350,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
         bytes: bytes.length,
         created_at: new Date(now()),
         recognised_at: null,
+        number_sha256: null,
       } satisfies LeadKycDocumentRow;
       await storage.put(storageKey(row, 'display'), processed.display);
       await storage.put(storageKey(row, 'thumb'), processed.thumbnail);

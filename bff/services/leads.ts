@@ -4,9 +4,11 @@ import { distance as editDistance } from 'fastest-levenshtein';
 import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { sharedAjv } from '../../schemas/ajv';
+import { IDENTIFIER_CHECKS, type IdentifierFailure } from '../../schemas/identifiers';
 import type {
   Checklist,
   CreateLeadBody,
+  IdentifierKind,
   Lead,
   LeadSection,
   PropertyMatch,
@@ -130,6 +132,12 @@ export interface SectionDefinition {
   phoneFields: readonly string[];
   /** Fields holding an e-mail address: trimmed, and checked with the schema's `email` format. */
   emailFields: readonly string[];
+  /**
+   * Fields holding an identifier (PAN, GSTIN…) checked by schemas/identifiers: a draft keeps one that is
+   * not valid yet as typed (counted as missing); a final save refuses it with the rule that failed
+   * ({@link IDENTIFIER_ERRORS}).
+   */
+  identifierFields?: Readonly<Record<string, IdentifierKind>>;
   /** Other sections whose stored data `check` and `finalCheck` read through the context. */
   reads?: readonly ChecklistTask[];
   /** Rules every save (drafts too) must pass, e.g. values from a catalogue. */
@@ -151,8 +159,24 @@ export interface SectionDefinition {
   };
 }
 
+/** The error of a final save for each way an identifier fails (the form's own messages, shell.validation). */
+const IDENTIFIER_ERRORS: Record<IdentifierFailure, ErrorCode> = {
+  empty: 'ONB_IDENTIFIER_INCOMPLETE',
+  length: 'ONB_IDENTIFIER_INCOMPLETE',
+  pattern: 'ONB_IDENTIFIER_FORMAT',
+  checksum: 'ONB_IDENTIFIER_CHECKSUM',
+};
+
+/** Longest identifier kept as typed in a draft, in characters (a GSTIN with separators fits). */
+const IDENTIFIER_MAX_TYPED = 40;
+
 /** The amenity catalogue's values (bff/screens/data/amenities.json, shared with the screens). */
 const AMENITY_VALUES: ReadonlySet<string> = new Set(amenityCatalogue.amenities.map((a) => a.value));
+
+/** The translation key of each amenity's label, by value. */
+const AMENITY_LABEL_KEYS: ReadonlyMap<string, string> = new Map(
+  amenityCatalogue.amenities.map((a) => [a.value, a.label.$t]),
+);
 
 /** The amenities a final save of the amenities section must hold (catalogue entries with mandatory true). */
 export const MANDATORY_AMENITIES: readonly string[] = amenityCatalogue.amenities
@@ -240,11 +264,16 @@ export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, Section
       stringsOf(data.amenities).every((a) => AMENITY_VALUES.has(a))
         ? undefined
         : onboardError('ONB_INVALID_INPUT', { field: 'amenities' }),
+    // The error names the amenities still missing, by their labels in the owner's language.
     finalCheck: (data) => {
       const chosen = new Set(stringsOf(data.amenities));
-      return MANDATORY_AMENITIES.every((a) => chosen.has(a))
+      const missing = MANDATORY_AMENITIES.filter((a) => !chosen.has(a));
+      return missing.length === 0
         ? undefined
-        : onboardError('ONB_MANDATORY_AMENITIES');
+        : onboardError('ONB_MANDATORY_AMENITIES', {
+            valueKeys: { missing: missing.map((a) => AMENITY_LABEL_KEYS.get(a)!) },
+            details: { missing_amenities: missing },
+          });
     },
   },
   room_categories: {
@@ -277,6 +306,7 @@ export const SECTION_DEFINITIONS: Readonly<Partial<Record<ChecklistTask, Section
     ],
     phoneFields: ['contact_phone'],
     emailFields: ['email_address'],
+    identifierFields: { pan_number: 'pan', gstin: 'gstin' },
     // The GSTIN is required only for a business that has one; then the document and both verifications.
     finalCheck: (data, context) =>
       data.gstin_available === 'yes' && isMissing(data.gstin)
@@ -333,6 +363,29 @@ function fieldOf(errors: ErrorObject[] | null | undefined): string | undefined {
   return p.additionalProperty ?? p.missingProperty;
 }
 
+/**
+ * The top-level field of the first ajv error when it is an integer field outside its `minimum` /
+ * `maximum`, with both bounds of that field in the section's `schema`; else undefined.
+ */
+function rangeError(
+  errors: ErrorObject[] | null | undefined,
+  data: Record<string, unknown>,
+  schema: unknown,
+): { field: string; min?: number; max?: number } | undefined {
+  const e = errors?.[0];
+  if (!e || (e.keyword !== 'minimum' && e.keyword !== 'maximum')) return undefined;
+  const path = e.instancePath.split('/').filter(Boolean);
+  const field = path[0];
+  if (path.length !== 1 || !field || typeof data[field] !== 'number') return undefined;
+  const props = (
+    schema as { properties?: Record<string, { type?: unknown; minimum?: number; maximum?: number }> }
+  ).properties;
+  const bounds = props && Object.hasOwn(props, field) ? props[field] : undefined;
+  // Only counts the owner types (rooms, floors); a pin out of range is not something being typed.
+  if (bounds?.type !== 'integer') return undefined;
+  return { field, min: bounds.minimum, max: bounds.maximum };
+}
+
 const emptySection = (): LeadSection => ({ data: {}, version: 0, completed: false, updated_at: null });
 
 const iso = (t: Date | string) => new Date(t).toISOString();
@@ -349,6 +402,39 @@ export function checklistOf(sections: readonly Pick<LeadSectionRow, 'section' | 
     section_status: completed === CHECKLIST_TASKS.length ? 'COMPLETED' : 'IN_PROGRESS',
     tasks,
   };
+}
+
+/** `value` as JSON with object keys sorted at every level, so equal data compares equal as text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The tasks whose saved data a live listing can hold apart from what the owner is editing. */
+const LISTED_TASKS: readonly ChecklistTask[] = CHECKLIST_TASKS.filter(
+  (t) => t !== 'images' && t !== 'review',
+);
+
+/**
+ * The tasks of a published lead whose saved data differs from what its live listing shows
+ * (`lead_sections.live_data`), in checklist order: the owner's changes not submitted yet (issue 12 item 2).
+ * Empty for a lead never published (`publishedAt` null). Photos go live as they are uploaded and are not
+ * counted.
+ */
+export function pendingTasksOf(
+  publishedAt: Date | string | null,
+  sections: readonly Pick<LeadSectionRow, 'section' | 'data' | 'live_data'>[],
+): ChecklistTask[] {
+  if (publishedAt === null) return [];
+  return LISTED_TASKS.filter((task) => {
+    const row = sections.find((s) => s.section === task);
+    return row !== undefined && canonicalJson(row.data) !== canonicalJson(row.live_data ?? {});
+  });
 }
 
 function toSection(row: LeadSectionRow): LeadSection {
@@ -380,6 +466,7 @@ export function toLead(row: LeadRow, sectionRows: readonly LeadSectionRow[]): Le
     published_at: row.published_at ? iso(row.published_at) : null,
     sections,
     checklist: checklistOf(sectionRows),
+    pending_tasks: pendingTasksOf(row.published_at, sectionRows),
   };
 }
 
@@ -498,8 +585,8 @@ interface NormalisedSection {
  * dropped; e-mail fields trimmed; the section's schema; phone fields to E.164, read in the country of
  * `<field>_country` when given, else `country`; the definition's `check`; then the final rules
  * (`required`, `finalCheck`) decide `complete`.
- * A phone or e-mail that is not valid yet is kept as typed in a draft (so the rest of the draft is saved
- * and the owner loses nothing) but counts as missing; a final save refuses it.
+ * A phone, e-mail or identifier (PAN, GSTIN) that is not valid yet is kept as typed in a draft (so the
+ * rest of the draft is saved and the owner loses nothing) but counts as missing; a final save refuses it.
  * @throws ONB_INVALID_INPUT (field) when the data breaks the schema; ONB_INVALID_PHONE / ONB_INVALID_EMAIL
  *   (field) on a final save; whatever `check` answers.
  */
@@ -513,7 +600,7 @@ async function normaliseSectionData(
   const data = withoutNulls(input);
   const unfinished = new Set<string>();
   // An e-mail still being typed is set aside while the schema (format email) checks the rest.
-  const asTyped: Record<string, string> = {};
+  const asTyped: Record<string, unknown> = {};
   for (const f of def.emailFields) {
     const v = data[f];
     if (typeof v !== 'string') continue;
@@ -529,8 +616,36 @@ async function normaliseSectionData(
     unfinished.add(f);
     delete data[f];
   }
+  // An identifier still being typed is set aside the same way; a final save names the rule it breaks.
+  for (const [f, kind] of Object.entries(def.identifierFields ?? {})) {
+    const v = data[f];
+    if (typeof v !== 'string') continue;
+    if (v.trim() === '') {
+      delete data[f];
+      continue;
+    }
+    const verdict = IDENTIFIER_CHECKS[kind](v);
+    if (verdict.valid) continue;
+    if (!draft) throw onboardError(IDENTIFIER_ERRORS[verdict.reason], { field: f });
+    if (v.length > IDENTIFIER_MAX_TYPED) throw onboardError('ONB_INVALID_INPUT', { field: f });
+    asTyped[f] = v;
+    unfinished.add(f);
+    delete data[f];
+  }
   const validate = sectionValidator(def);
-  if (!validate(data)) throw onboardError('ONB_INVALID_INPUT', { field: fieldOf(validate.errors) });
+  // A number out of its range (0 rooms, 500 floors) is kept as typed in a draft; a final save says the range.
+  while (!validate(data)) {
+    const range = rangeError(validate.errors, data, validate.schema);
+    if (!range) throw onboardError('ONB_INVALID_INPUT', { field: fieldOf(validate.errors) });
+    if (!draft)
+      throw onboardError('ONB_NUMBER_RANGE', {
+        field: range.field,
+        values: { min: range.min ?? '', max: range.max ?? '' },
+      });
+    asTyped[range.field] = data[range.field];
+    unfinished.add(range.field);
+    delete data[range.field];
+  }
   const out: Record<string, unknown> = { ...data, ...asTyped };
   for (const f of def.phoneFields) {
     const v = out[f];
@@ -547,7 +662,8 @@ async function normaliseSectionData(
   }
   const invalid = await def.check?.(out, context);
   if (invalid) throw invalid;
-  const missing = def.required.find((f) => isMissing(out[f]) || unfinished.has(f));
+  // A field kept as typed but not valid yet leaves the section unfinished, required or not.
+  const missing = def.required.find((f) => isMissing(out[f]) || unfinished.has(f)) ?? [...unfinished][0];
   const finalError = missing
     ? onboardError('ONB_FIELD_REQUIRED', { field: missing })
     : await def.finalCheck?.(out, context);
@@ -857,10 +973,14 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
         if (!saved) throw onboardError('ONB_VERSION_CONFLICT');
         for (const listener of listeners.get(section) ?? []) await listener(trx, lead.id);
         // The property's name lives in basic_info too; the lead's title follows its last saved value.
-        const title = section === 'basic_info' && typeof data.title === 'string' ? data.title : undefined;
+        // A published lead's title, pin and city are the live listing's: they change only when the owner
+        // submits the changes (publishChanges, bff/services/publish.ts).
+        const live = lead.published_at !== null;
+        const title =
+          !live && section === 'basic_info' && typeof data.title === 'string' ? data.title : undefined;
         // A final save writes what the section puts on the lead (the pin), and a lead that was cold for
         // being outside the served area is in progress again.
-        const final = !body.draft && def.leadColumns ? def.leadColumns(data) : undefined;
+        const final = !live && !body.draft && def.leadColumns ? def.leadColumns(data) : undefined;
         const revived = final && lead.cold_lead_type === 'NOT_SERVICEABLE';
         await trx
           .updateTable('leads')

@@ -5,6 +5,7 @@ import type {
   Locale,
   PropertyImage,
   PropertyReview,
+  PublishChangesResult,
   PublishResult,
   ReviewBucket,
 } from '../../schemas/generated/types';
@@ -19,6 +20,8 @@ import {
   LEAD_STATUS_DISCARDED,
   LEAD_STATUS_IN_PROGRESS,
   LEAD_STATUS_REMOVED,
+  pendingTasksOf,
+  SECTION_DEFINITIONS,
   type ChecklistTask,
 } from './leads';
 
@@ -78,7 +81,21 @@ export interface PublishService {
    *   `missing_tasks`, `rejected_image_count`) tasks missing, rejected photos left, or a cold lead.
    */
   publish(userId: string, propertyUniqueId: string): Promise<PublishResult>;
+  /**
+   * Puts a published lead's saved changes on its live listing (issue 12 item 2): until then the listing
+   * (the review's `property_details`, the dashboard's title and city) shows the sections as last published
+   * (`lead_sections.live_data`) while the owner's saves and drafts change `data` only. The same checks as
+   * the first publish, under the same lock: every task but review completed and no rejected photo. Then
+   * every changed section's data becomes its live data, and the lead's title, pin and city follow basic
+   * info and the address. Answers the tasks that went live (empty when nothing was pending).
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_LISTING_NOT_PUBLISHED (409) never published;
+   *   ONB_PUBLISH_NOT_READY (422, details `missing_tasks`, `rejected_image_count`) as {@link publish}.
+   */
+  publishChanges(userId: string, propertyUniqueId: string): Promise<PublishChangesResult>;
 }
+
+/** Summary lines of one review bucket at most (the property_card widget's `details` maxItems). */
+const SUMMARY_MAX_LINES = 6;
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
@@ -169,7 +186,14 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         break;
     }
     const out = lines.filter((l): l is string => l !== null);
-    return out.length > 0 ? out : [t(locale, 'screens.review.summary.empty')];
+    if (out.length === 0) return [t(locale, 'screens.review.summary.empty')];
+    // The review's card shows at most SUMMARY_MAX_LINES lines (widgets/property_card details).
+    return out.length > SUMMARY_MAX_LINES
+      ? [
+          ...out.slice(0, SUMMARY_MAX_LINES - 1),
+          t(locale, 'screens.review.summary.more', { count: out.length - SUMMARY_MAX_LINES + 1 }),
+        ]
+      : out;
   };
 
   const amenityLabels = (data: Record<string, unknown>, locale: Locale) => {
@@ -197,8 +221,13 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       const completedOf = (task: ChecklistTask) => sections.some((s) => s.section === task && s.completed);
       const missing = missingOf(sections);
       const brand = brands.byKey(lead.brand);
-      const basic = dataOf('basic_info');
-      const address = dataOf('address');
+      const published = lead.published_at !== null;
+      // A published lead's listing shows what was last published; the buckets show what the owner saved.
+      const listedOf = (task: ChecklistTask) =>
+        published ? (sections.find((s) => s.section === task)?.live_data ?? {}) : dataOf(task);
+      const pending = pendingTasksOf(lead.published_at, sections);
+      const basic = listedOf('basic_info');
+      const address = listedOf('address');
 
       const accepted = (list: PropertyImage[]) => list.filter((i) => i.status === 'accepted');
       // Requirements come by category priority (facade first), their images oldest first.
@@ -216,10 +245,13 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         brand_code: brand.code,
         status: lead.status,
         published_at: lead.published_at ? iso(lead.published_at) : null,
+        // Published: whether publishChanges would put the saved changes live.
         ready:
-          lead.published_at !== null ||
-          (lead.status === LEAD_STATUS_IN_PROGRESS && missing.length === 0 && images.rejected_count === 0),
+          (published || lead.status === LEAD_STATUS_IN_PROGRESS) &&
+          missing.length === 0 &&
+          images.rejected_count === 0,
         missing_tasks: missing,
+        pending_tasks: pending,
         rejected_image_count: images.rejected_count,
         cover_url: cover?.url ?? null,
         property_review_details: {
@@ -233,13 +265,14 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
             country: str(address.country) ?? lead.country,
             total_rooms: int(basic.total_rooms),
             available_floors: int(basic.available_floors),
-            amenities: amenityLabels(dataOf('amenities'), locale),
-            room_categories: roomCategories(dataOf('room_categories')),
+            amenities: amenityLabels(listedOf('amenities'), locale),
+            room_categories: roomCategories(listedOf('room_categories')),
           },
           buckets: TASKS_BEFORE_PUBLISH.map((task) => ({
             key: task,
             title: t(locale, `screens.task.tasks.${task}.title`),
             completed: completedOf(task),
+            pending: pending.includes(task),
             summary: summaryOf(task, dataOf(task), completedOf(task), images, locale),
             edit: editOf(task, lead.property_unique_id),
           })),
@@ -308,6 +341,12 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
             .executeTakeFirstOrThrow();
           return { lead: again, already: true };
         }
+        // What the listing shows from now on; later saves change `data` until publishChanges.
+        await trx
+          .updateTable('lead_sections')
+          .set({ live_data: sql`data` })
+          .where('lead_id', '=', lead.id)
+          .execute();
         const data = JSON.stringify({ listing_id: published.listing_id, published_at: at.toISOString() });
         await trx
           .insertInto('lead_sections')
@@ -329,12 +368,68 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         });
       return resultOf(outcome.lead, outcome.already);
     },
+
+    async publishChanges(userId, propertyUniqueId) {
+      const lead = await findRow(userId, propertyUniqueId);
+      if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      if (!lead.published_at || !lead.listing_id) throw onboardError('ONB_LISTING_NOT_PUBLISHED');
+      const outcome = await db.transaction().execute(async (trx) => {
+        // The same lock and checks as the first publish: no photo changes between the check and the write.
+        await options.images.syncTask(trx, lead.id);
+        const sections = await trx
+          .selectFrom('lead_sections')
+          .select(['section', 'data', 'live_data', 'completed'])
+          .where('lead_id', '=', lead.id)
+          .execute();
+        const missing = missingOf(sections);
+        const rejected = await trx
+          .selectFrom('lead_images')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('lead_id', '=', lead.id)
+          .where('is_active', '=', true)
+          .where('status', '=', 'rejected')
+          .executeTakeFirstOrThrow();
+        const rejectedCount = Number(rejected.n);
+        if (missing.length > 0 || rejectedCount > 0) return { missing, rejectedCount };
+        const changed = pendingTasksOf(lead.published_at, sections);
+        if (changed.length === 0) return { changed };
+        await trx
+          .updateTable('lead_sections')
+          .set({ live_data: sql`data` })
+          .where('lead_id', '=', lead.id)
+          .where('section', 'in', changed)
+          .execute();
+        const dataOf = (task: ChecklistTask) => sections.find((s) => s.section === task)?.data ?? {};
+        const title = str(dataOf('basic_info').title);
+        const place = SECTION_DEFINITIONS.address?.leadColumns?.(dataOf('address'));
+        await trx
+          .updateTable('leads')
+          .set({
+            updated_at: new Date(now()),
+            ...(title ? { title } : {}),
+            ...(place && place.latitude !== null ? place : {}),
+          })
+          .where('id', '=', lead.id)
+          .execute();
+        return { changed };
+      });
+      if ('missing' in outcome)
+        throw onboardError('ONB_PUBLISH_NOT_READY', {
+          details: { missing_tasks: outcome.missing, rejected_image_count: outcome.rejectedCount },
+        });
+      return {
+        property_unique_id: lead.property_unique_id,
+        listing_id: lead.listing_id,
+        status: lead.status,
+        published_tasks: outcome.changed,
+      };
+    },
   };
 }
 
-/** The address line, locality, city and postal code of the address section, joined; null when none. */
+/** The address line, locality, city, state and postal code of the address section, joined; null when none. */
 function addressOf(data: Record<string, unknown>): string | null {
-  const parts = [data.address_line, data.locality, data.city, data.postal_code]
+  const parts = [data.address_line, data.locality, data.city, data.state, data.postal_code]
     .map(str)
     .filter((p): p is string => p !== null);
   return parts.length > 0 ? parts.join(', ') : null;

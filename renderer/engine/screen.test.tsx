@@ -4,7 +4,9 @@ import { Provider as JotaiProvider, createStore } from 'jotai';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScreenPayload } from '../../schemas/generated/types';
+import { apiRequest } from '../api/client';
 import { i18n } from '../i18n/instance';
+import { activeHotelIdAtom, appStore } from '../state/atoms';
 import { ShellHostContext, type ShellHost } from './host';
 import type { WidgetReport } from './reports';
 import { Screen, primeScreenRequest } from './screen';
@@ -144,6 +146,24 @@ describe('Screen', () => {
     await waitFor(() => expect(document.title).toBe('Sign up'));
     await waitFor(() => expect(shell.setFooterHidden).toHaveBeenCalledWith(true));
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up');
+  });
+
+  it('keeps the property the screen is about as the active hotel, which later calls send as x-qid and qid', async () => {
+    appStore.set(activeHotelIdAtom, null);
+    draw({
+      screen_id: 'sign_up',
+      schema_version: 1,
+      active_hotel_id: 'POABCDEFGH12',
+      widget_list: [text('t1', 'Checklist')],
+    });
+    await view.findByText('Checklist');
+    expect(appStore.get(activeHotelIdAtom)).toBe('POABCDEFGH12');
+    fetchMock.mockResolvedValue(answer({}));
+    await apiRequest('/hms_ms/api/v1/onboard/properties');
+    const [url, init] = fetchMock.mock.calls.at(-1)!;
+    expect(String(url)).toContain('qid=POABCDEFGH12');
+    expect((init!.headers as Record<string, string>)['x-qid']).toBe('POABCDEFGH12');
+    appStore.set(activeHotelIdAtom, null);
   });
 
   it('sends the request headers it is given (the country of a country-specific path)', async () => {

@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
 import type { Dispatch, Load, PopupApi, Send, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
-import { openPopupAtom } from '../state/atoms';
+import { activeHotelIdAtom, appStore, openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
@@ -416,6 +416,8 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   useEffect(() => {
     if (payload?.title) document.title = payload.title;
     host.setFooterHidden(payload?.hide_footer === true);
+    // The property the screen is about becomes the active hotel: the API client sends it as x-qid / qid.
+    if (payload?.active_hotel_id) appStore.set(activeHotelIdAtom, payload.active_hotel_id);
   }, [payload, host]);
 
   useEffect(() => () => host.setFooterHidden(false), [host]);

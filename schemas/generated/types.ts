@@ -1309,6 +1309,10 @@ export interface Lead {
    */
   published_at?: string | null;
   /**
+   * A published lead's tasks saved with changes its live listing does not show yet, in checklist order: they go live when the owner submits them (publishChanges). Empty before publishing.
+   */
+  pending_tasks?: string[];
+  /**
    * The confirmed pin and its city and country (from the address section's last final save); null before.
    */
   location: {
@@ -1563,7 +1567,7 @@ export interface PropertyResult {
   property: PropertySummary;
 }
 /**
- * Answer of getPropertyReview (SPEC §2 property review / preview, §3 propertyReviewDetails, propertyReviewImages, coverUrl): the property as a guest would see it, one bucket per task, the photos (through the owner-only image URLs) and whether it can be published: every task but review completed and no rejected photo left.
+ * Answer of getPropertyReview (SPEC §2 property review / preview, §3 propertyReviewDetails, propertyReviewImages, coverUrl): the property as a guest would see it (once published, property_details is the live listing and the buckets show the owner's saved changes), one bucket per task, the photos (through the owner-only image URLs) and whether it can be published: every task but review completed and no rejected photo left.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "PropertyReview".
@@ -1584,13 +1588,17 @@ export interface PropertyReview {
   status: string;
   published_at: string | null;
   /**
-   * Whether publishProperty would publish now: every task but review completed and no rejected photo (or already published).
+   * Whether publishProperty would publish now (a published lead: whether publishChanges would put its changes live): every task but review completed and no rejected photo.
    */
   ready: boolean;
   /**
    * Checklist tasks (other than review) not completed yet, in checklist order.
    */
   missing_tasks: string[];
+  /**
+   * A published lead's tasks saved with changes that are not live yet (property_details still shows the published ones), in checklist order; publishChanges puts them live. Empty before publishing.
+   */
+  pending_tasks: string[];
   /**
    * Rejected photos still to delete (SPEC §5).
    */
@@ -1669,7 +1677,11 @@ export interface ReviewBucket {
   title: string;
   completed: boolean;
   /**
-   * What the task holds, one line each (e.g. '12 rooms on 3 floors'); 'Not added yet' when empty.
+   * Published lead only: the task was saved with changes the live listing does not show yet.
+   */
+  pending: boolean;
+  /**
+   * What the task holds as the owner saved it, one line each (e.g. '12 rooms on 3 floors'); 'Not added yet' when empty.
    */
   summary: string[];
   /**
@@ -1681,6 +1693,27 @@ export interface ReviewBucket {
       [k: string]: string;
     };
   };
+}
+/**
+ * Answer of publishChanges: the published lead's saved changes are now on its live listing (the review's property_details, the dashboard's title and city). published_tasks is empty when nothing was waiting.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PublishChangesResult".
+ */
+export interface PublishChangesResult {
+  property_unique_id: string;
+  /**
+   * The lead's one listing (unchanged).
+   */
+  listing_id: string;
+  /**
+   * The lead's status (LIVE, UNDER_REVIEW, or INACTIVE when staff switched it off).
+   */
+  status: string;
+  /**
+   * The tasks whose changes went live with this call, in checklist order.
+   */
+  published_tasks: string[];
 }
 /**
  * Answer of publishProperty (SPEC §4 publish success): the lead's one listing. A second publish answers the same listing with already_published true.
@@ -2961,6 +2994,12 @@ export interface ScreenDefinition {
   title?: {
     [k: string]: unknown;
   };
+  /**
+   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
+   */
+  active_hotel_id?: {
+    [k: string]: unknown;
+  };
   hide_footer?: boolean | JsonLogic;
   widget_list: (WidgetDefinition | WidgetRepeat)[];
   /**
@@ -3043,6 +3082,10 @@ export interface ScreenPayload {
    * Hide the footer tabs on this screen (SPEC §2).
    */
   hide_footer?: boolean;
+  /**
+   * The property this screen is about (its property_unique_id): the client keeps it as the active hotel id and sends it with every later call as header x-qid and query qid (SPEC §3 active_hotel_id, §7).
+   */
+  active_hotel_id?: string;
   /**
    * @maxItems 200
    */

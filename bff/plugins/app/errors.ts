@@ -42,7 +42,13 @@ export function toApiError(
   }
   const def = errorDefinitions[e.code as ErrorCode];
   const status = e.statusCode ?? def.status;
-  const message = request.server.translations.translate(request.locale, def.key, e.values);
+  const { translate } = request.server.translations;
+  const listed = Object.entries(e.valueKeys ?? {}).map(([k, keys]) => [
+    k,
+    keys.map((key) => translate(request.locale, key)).join(', '),
+  ]);
+  const values = listed.length > 0 ? { ...e.values, ...Object.fromEntries(listed) } : e.values;
+  const message = translate(request.locale, def.key, values);
   const resolvedField = e.field ?? ('field' in def ? def.field : undefined) ?? field;
   return {
     status,

@@ -97,7 +97,8 @@ const complete = (phone: string, email: string) => ({
   contact_phone: phone,
   email_address: email,
   number_of_rooms: 12,
-  pan_number: 'ABCPE1234F',
+  // The number printed on renderIdCard('pan').
+  pan_number: 'ABCPS1234K',
   business_id: 'U55101DL2019PTC123456',
   gstin_available: 'no',
   id_type: 'pan',
@@ -248,6 +249,99 @@ describe('saveKycDetails', () => {
     expect(mismatch.json<{ error: { message: string } }>().error.message).toBe(
       'Uploaded Image is of different IdType',
     );
+  }, 90_000);
+
+  it('refuses a PAN card whose number differs from the typed PAN, and asks for a clearer photo when it cannot be read', async () => {
+    const id = (await createTestLead(app, owner)).property_unique_id;
+    const email = `pan.${randomUUID().slice(0, 8)}@example.com`;
+    const data = complete(ownerPhone, email);
+    await recognised(id, panCard, 'pan');
+    await verifyEmail(id, email);
+
+    // The card reads ABCPS1234K; the owner typed another valid PAN.
+    const other = await save(id, { ...data, pan_number: 'ABCPE1234F' }, 0, false);
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json().error).toEqual({
+      code: 'ONB_KYC_NUMBER_MISMATCH',
+      message:
+        'The number on your document does not match the number you entered. Please check it, or upload your own document.',
+      field: 'pan_number',
+    });
+    const ar = await app.inject({
+      method: 'PUT',
+      url: kyc(id),
+      headers: { cookie: owner, httpxoyolang: 'ar' },
+      payload: { data: { ...data, pan_number: 'ABCPE1234F' }, version: 0, draft: false },
+    });
+    expect(ar.json().error.message).toMatch(/[\u0600-\u06FF]/);
+    expect((await checklist(id)).tasks.kyc.completed).toBe(false);
+
+    // A number that could not be read on the card (typed in any case) asks for a clearer photo.
+    const lead = await app.db
+      .selectFrom('leads')
+      .select('id')
+      .where('property_unique_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const digest = await app.db
+      .selectFrom('lead_kyc_documents')
+      .select('number_sha256')
+      .where('lead_id', '=', lead.id)
+      .executeTakeFirstOrThrow();
+    expect(digest.number_sha256).toMatch(/^[0-9a-f]{64}$/);
+    await app.db
+      .updateTable('lead_kyc_documents')
+      .set({ number_sha256: null })
+      .where('lead_id', '=', lead.id)
+      .execute();
+    const unread = await save(id, data, 0, false);
+    expect(unread.statusCode, unread.body).toBe(422);
+    expect(unread.json().error).toMatchObject({
+      code: 'ONB_KYC_NUMBER_UNREADABLE',
+      message:
+        'We could not read the number on your document. Please upload a clearer photo of the whole document.',
+    });
+    await app.db
+      .updateTable('lead_kyc_documents')
+      .set({ number_sha256: digest.number_sha256 })
+      .where('lead_id', '=', lead.id)
+      .execute();
+
+    const done = await save(id, { ...data, pan_number: 'abcps1234k' }, 0, false);
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await checklist(id)).tasks.kyc.completed).toBe(true);
+  }, 90_000);
+
+  it('keeps a half-typed PAN or GSTIN of a draft as typed with the other fields, and names the rule on a final save', async () => {
+    const id = (await createTestLead(app, owner)).property_unique_id;
+    const email = `typed.${randomUUID().slice(0, 8)}@example.com`;
+    const data = { ...complete(ownerPhone, email), gstin_available: 'yes' };
+    const draft = await save(id, { ...data, pan_number: 'ABCPS1234', gstin: '27ABCPS12' }, 0, true);
+    expect(draft.statusCode, draft.body).toBe(200);
+    const section = draft.json<{ data: SaveKycDetailsResult }>().data.section;
+    expect(section.data).toMatchObject({
+      name: 'Ravi Kumar',
+      number_of_rooms: 12,
+      pan_number: 'ABCPS1234',
+      gstin: '27ABCPS12',
+    });
+    expect(section.completed).toBe(false);
+
+    const short = await save(id, { ...data, pan_number: 'ABCPS1234' }, section.version, false);
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error).toEqual({
+      code: 'ONB_IDENTIFIER_INCOMPLETE',
+      message: 'Please enter the full number',
+      field: 'pan_number',
+    });
+    const gstin = await save(id, { ...data, gstin: '27ABCPS1234K1ZA' }, section.version, false);
+    expect(gstin.statusCode).toBe(400);
+    expect(gstin.json().error).toEqual({
+      code: 'ONB_IDENTIFIER_CHECKSUM',
+      message: 'This number is not valid. Please check it for typos',
+      field: 'gstin',
+    });
+    // Nothing was lost by the refused saves.
+    expect((await details(id)).section.data).toMatchObject({ pan_number: 'ABCPS1234', gstin: '27ABCPS12' });
   }, 90_000);
 
   it('needs a verified contact number other than the sign-in one, and a GSTIN when the business has one', async () => {

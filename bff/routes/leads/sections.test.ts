@@ -278,6 +278,50 @@ describe('amenities', () => {
     }
   });
 
+  it('keeps a number out of its range in a draft with the other fields, and names the range on a final save', async () => {
+    const id = await createLead();
+    const draft = await save(id, 'basic_info', {
+      data: { ...basicInfo, description: 'Quiet rooms', total_rooms: 0 },
+      version: 1,
+      draft: true,
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    expect((await getLead(id)).sections.basic_info!.data).toMatchObject({
+      description: 'Quiet rooms',
+      total_rooms: 0,
+    });
+    expect((await getLead(id)).sections.basic_info!.completed).toBe(false);
+
+    const rooms = await save(id, 'basic_info', {
+      data: { ...basicInfo, total_rooms: 0 },
+      version: 2,
+      draft: false,
+    });
+    expect(rooms.statusCode).toBe(400);
+    expect(rooms.json().error).toEqual({
+      code: 'ONB_NUMBER_RANGE',
+      message: 'Enter a whole number from 1 to 1000',
+      field: 'total_rooms',
+    });
+    const floors = await save(id, 'basic_info', {
+      data: { ...basicInfo, available_floors: 500 },
+      version: 2,
+      draft: false,
+    });
+    expect(floors.json().error).toEqual({
+      code: 'ONB_NUMBER_RANGE',
+      message: 'Enter a whole number from 1 to 200',
+      field: 'available_floors',
+    });
+    const ar = await save(
+      id,
+      'basic_info',
+      { data: { ...basicInfo, total_rooms: 0 }, version: 2, draft: false },
+      { lang: 'ar' },
+    );
+    expect(ar.json().error.message).toMatch(ARABIC);
+  });
+
   it('refuses a final save missing a mandatory amenity with the translated message', async () => {
     const id = await createLead();
     expect(mandatory.length).toBeGreaterThan(0);
@@ -288,12 +332,19 @@ describe('amenities', () => {
         draft: false,
       });
       expect(res.statusCode, left).toBe(400);
+      const label = catalogue.amenities.find((a) => a.value === left)!.label.$t;
       expect(res.json().error).toEqual({
         code: 'ONB_MANDATORY_AMENITIES',
-        message: 'Please select every mandatory amenity',
+        message: `Please select every mandatory amenity. Still missing: ${app.translations.translate('en-GB', label)}`,
         field: 'amenities',
+        details: { missing_amenities: [left] },
       });
     }
+    // Every missing one is named, by its label.
+    const none = await save(id, 'amenities', { data: { amenities: ['parking'] }, version: 0, draft: false });
+    expect(none.json().error.message).toBe(
+      'Please select every mandatory amenity. Still missing: Wi-Fi, Hot water, Clean linen and towels, Fire extinguisher, First-aid kit',
+    );
     const ar = await save(
       id,
       'amenities',

@@ -71,4 +71,28 @@ export default async function publishRoutes(app: FastifyInstance) {
       return { success: true, data: result };
     },
   );
+
+  app.post<{ Params: LeadParams }>(
+    `${BASE}/publish/changes`,
+    {
+      schema: {
+        ...common,
+        operationId: 'publishChanges',
+        summary: "Put a live property's saved changes on its listing",
+        description:
+          "No body. Once published, the owner's saves and drafts change the lead's sections only; the listing (the review's property_details, the dashboard's title and city) keeps what was published until this call. Same checks as publishProperty: every task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A lead never published answers 409 ONB_LISTING_NOT_PUBLISHED. published_tasks lists the tasks that went live (empty when nothing was waiting).",
+        response: { 200: ok(ref('api/publish-changes-result.schema.json')), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = userOf(request);
+      const id = request.params.property_unique_id;
+      const result = await app.publish.publishChanges(user.id, id);
+      request.log.info(
+        { userId: user.id, propertyUniqueId: id, publishedTasks: result.published_tasks },
+        'property changes published',
+      );
+      return { success: true, data: result };
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
 import { loadBrands } from '../../services/brands';
 import { createTranslations } from '../../services/translations';
-import { makeLeadReady } from '../../test-support/publish';
+import { makeLeadReady, READY_SECTION_DATA } from '../../test-support/publish';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 
 const LEADS = '/hms_ms/api/v1/onboard/leads';
@@ -295,6 +295,133 @@ const screen = async (id: string, propertyUniqueId: string, locale = 'en-GB') =>
 };
 const widget = (list: Payload['widget_list'], id: string) => list.find((w) => w.id === id);
 
+const saveSection = (
+  id: string,
+  section: string,
+  data: Record<string, unknown>,
+  version: number,
+  draft: boolean,
+) =>
+  app.inject({
+    method: 'PUT',
+    url: `${LEADS}/${id}/sections/${section}`,
+    headers: { cookie: owner },
+    payload: { data, version, draft },
+  });
+const publishChanges = (id: string, cookie = owner) =>
+  app.inject({ method: 'POST', url: `${LEADS}/${id}/publish/changes`, headers: { cookie } });
+const listed = async (id: string) => {
+  const res = await app.inject({ url: '/hms_ms/api/v1/onboard/properties', headers: { cookie: owner } });
+  return res
+    .json<{ data: { live: { property_unique_id: string; title: string }[] } }>()
+    .data.live.find((p) => p.property_unique_id === id);
+};
+
+describe('edits of a published property (issue 12 item 2)', () => {
+  it('keeps the live listing as published while the owner types, and puts the changes live on submit', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const id = lead.property_unique_id;
+    expect((await publish(id)).statusCode).toBe(200);
+    const live = READY_SECTION_DATA.basic_info!;
+    const basic = (await getLead(id)).sections.basic_info!;
+    expect((await getLead(id)).pending_tasks).toEqual([]);
+
+    // A draft autosave with half-typed text and a new name: the listing does not change.
+    const draft = await saveSection(
+      id,
+      'basic_info',
+      { ...live, title: 'Sea View Resi', description: 'Rooms fac' },
+      basic.version,
+      true,
+    );
+    expect(draft.statusCode, draft.body).toBe(200);
+    const during = (await review(id)).json<{ data: PropertyReview }>().data;
+    expect(during.property_review_details.property_details.description).toBe(live.description);
+    expect(during.property_review_details.property_details.title).toBe(live.title);
+    expect(during.pending_tasks).toEqual(['basic_info']);
+    expect(during.property_review_details.buckets.find((b) => b.key === 'basic_info')).toMatchObject({
+      pending: true,
+      summary: expect.arrayContaining(['Sea View Resi']),
+    });
+    expect(during.ready).toBe(true);
+    expect((await listed(id))!.title).toBe(live.title);
+    expect((await getLead(id)).pending_tasks).toEqual(['basic_info']);
+
+    // A draft with a half-typed phone number un-completes the task: the changes cannot go live.
+    const broken = await saveSection(
+      id,
+      'basic_info',
+      { ...live, title: 'Sea View Resi', description: 'Rooms fac', frontdesk_phone: '98765' },
+      basic.version + 1,
+      true,
+    );
+    expect(broken.statusCode, broken.body).toBe(200);
+    const refused = await publishChanges(id);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toMatchObject({
+      code: 'ONB_PUBLISH_NOT_READY',
+      details: { missing_tasks: ['basic_info'], rejected_image_count: 0 },
+    });
+    expect((await review(id)).json<{ data: PropertyReview }>().data.ready).toBe(false);
+
+    // The owner finishes and saves: still not live until submitted.
+    const final = await saveSection(
+      id,
+      'basic_info',
+      { ...live, title: 'Sea View Residency & Spa', description: 'Rooms facing the sea, with a spa.' },
+      basic.version + 2,
+      false,
+    );
+    expect(final.statusCode, final.body).toBe(200);
+    expect(
+      (await review(id)).json<{ data: PropertyReview }>().data.property_review_details.property_details
+        .description,
+    ).toBe(live.description);
+
+    const submitted = await publishChanges(id);
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect(submitted.json().data).toMatchObject({
+      property_unique_id: id,
+      published_tasks: ['basic_info'],
+      status: 'LIVE',
+    });
+    const after = (await review(id)).json<{ data: PropertyReview }>().data;
+    expect(after.property_review_details.property_details).toMatchObject({
+      title: 'Sea View Residency & Spa',
+      description: 'Rooms facing the sea, with a spa.',
+    });
+    expect(after.pending_tasks).toEqual([]);
+    expect((await listed(id))!.title).toBe('Sea View Residency & Spa');
+    // Nothing left to submit: the call answers no task.
+    expect((await publishChanges(id)).json().data.published_tasks).toEqual([]);
+  });
+
+  it("shows the state in the review's address (issue 12 item 8)", async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    await app.db
+      .updateTable('lead_sections')
+      .set({ data: JSON.stringify({ ...READY_SECTION_DATA.address, state: 'Goa', postal_code: '403516' }) })
+      .where('lead_id', '=', lead.lead_id)
+      .where('section', '=', 'address')
+      .execute();
+    const rev = (await review(lead.property_unique_id)).json<{ data: PropertyReview }>().data;
+    expect(rev.property_review_details.property_details.address).toBe(
+      '12 Beach Road, Calangute, Goa, Goa, 403516',
+    );
+  });
+
+  it('refuses to submit changes of a lead never published', async () => {
+    const lead = await createTestLead(app, owner);
+    await makeLeadReady(app, lead);
+    const res = await publishChanges(lead.property_unique_id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('ONB_LISTING_NOT_PUBLISHED');
+    expect((await getLead(lead.property_unique_id)).published_at).toBeNull();
+  });
+});
+
 describe('review and Welcome Aboard screens', () => {
   it('lists what is missing with links and keeps Go Live! disabled until the lead is ready', async () => {
     const lead = await createTestLead(app, owner);
@@ -351,6 +478,22 @@ describe('review and Welcome Aboard screens', () => {
       { type: 'open_url', url: 'https://partner.example.com' },
     ]);
     expect(String(widget(welcome, 'login_step_2')!.contents.text)).toMatch(/^2\. Sign in with \+91/);
+  });
+
+  it("names the lead's property as the active hotel of its screens (SPEC §3 active_hotel_id, §7 x-qid)", async () => {
+    const lead = await createTestLead(app, owner);
+    for (const id of ['task', 'task_details', 'review', 'kyc', 'images', 'terms', 'welcome']) {
+      const res = await app.inject({
+        url: `/hms_ms/api/v1/screens/${id}?property_unique_id=${lead.property_unique_id}&task=basic_info`,
+        headers: { cookie: owner },
+      });
+      expect(res.json().data.active_hotel_id, id).toBe(lead.property_unique_id);
+    }
+    const dashboard = await app.inject({
+      url: '/hms_ms/api/v1/screens/dashboard',
+      headers: { cookie: owner },
+    });
+    expect(dashboard.json().data.active_hotel_id).toMatch(/^PO[0-9A-Z]{10}$/);
   });
 
   it('opens the review from the checklist', async () => {
