@@ -112,14 +112,15 @@ function ShellLayout(): ReactElement {
     let timer: number | undefined;
     const unregister = setUnauthorizedHandler(() => {
       if (timer !== undefined) return;
+      // Already signed out: there is no session to end, and a target the gate remembered must stay (later
+      // 401s of the page, or of the sign-up page it goes to, must not wipe it).
+      if (!store.get(loggedInAtom)) return;
       const parsed = parseAppPath(locationRef.current.pathname);
       if (parsed.kind === 'route' && !parsed.route.public) {
         // The gate takes over on an authenticated page: 'Session Expired', the target remembered, sign-up
-        // after 2 s. Later 401s of the same page must not wipe the target it remembered.
-        if (store.get(loggedInAtom)) {
-          clearStorageOnSignOut();
-          resetUserAtoms(store);
-        }
+        // after 2 s.
+        clearStorageOnSignOut();
+        resetUserAtoms(store);
         return;
       }
       clearStorageOnSignOut();

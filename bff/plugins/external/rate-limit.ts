@@ -134,8 +134,20 @@ export default fp<{
       errorResponseBuilder: (_request, context) =>
         onboardError('ONB_RATE_LIMITED', { retryAfterS: Math.max(1, Math.ceil(context.ttl / 1000)) }),
     });
-    // A root-level hook, added before the session gate and every route: it counts every request first.
-    app.addHook('onRequest', app.rateLimit());
+    // A root-level hook, added before the session gate and every route: it counts every request first. It
+    // is built on `createRateLimit` rather than `rateLimit()`, whose handler marks the request as limited and
+    // would make routes with a limit of their own (`config.rateLimit`, e.g. codes per account) skip theirs.
+    const limit = app.createRateLimit();
+    app.addHook('onRequest', async (request, reply) => {
+      const result = await limit(request);
+      if (result.isAllowed) return;
+      reply.header('x-ratelimit-limit', result.max);
+      reply.header('x-ratelimit-remaining', result.remaining);
+      reply.header('x-ratelimit-reset', result.ttlInSeconds);
+      if (result.isExceeded) {
+        throw onboardError('ONB_RATE_LIMITED', { retryAfterS: Math.max(1, result.ttlInSeconds) });
+      }
+    });
   },
   { name: 'rate-limit' },
 );

@@ -115,8 +115,8 @@ export default fp<{ clientDir: string; production?: boolean }>(
       }
       return sendError(reply, onboardError('ONB_NOT_FOUND'));
     };
-    const limited = typeof app.rateLimit === 'function';
-    app.setNotFoundHandler(limited ? { preHandler: app.rateLimit() } : {}, notFound);
+    // Unknown paths are counted by the rate limit's own onRequest hook, like every request.
+    app.setNotFoundHandler(notFound);
   },
   { name: 'static', dependencies: ['errors'] },
 );

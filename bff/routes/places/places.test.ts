@@ -147,12 +147,16 @@ describe('OpenAPI document', () => {
 });
 
 describe('startup', () => {
-  it('starts loading the gazetteer once the server listens, not when the app is only built', async () => {
+  it('loads the gazetteer on first use, neither when the app is built nor when it listens (issue 13 item 5)', async () => {
     const other = await buildTestApp();
     const warm = vi.spyOn(other.places, 'warm');
     await other.ready();
-    expect(warm).not.toHaveBeenCalled();
     await other.listen({ port: 0, host: '127.0.0.1' });
-    expect(warm).toHaveBeenCalledTimes(1);
+    expect(warm).not.toHaveBeenCalled();
+    const cookie = await signInNewOwner(other);
+    const res = await other.inject({ url: `${BASE}/search?q=gurg&country=in`, headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.places.length).toBeGreaterThan(0);
+    await other.close();
   });
 });

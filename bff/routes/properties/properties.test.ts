@@ -299,7 +299,7 @@ describe('the dashboard screen (SPEC §2 propertyDashboardScreen)', () => {
       },
       {
         label: 'Copy Lead ID',
-        actions: [{ type: 'copy_text', text: draft.lead_id, toast_text: 'Lead ID copied' }],
+        actions: [{ type: 'copy_text', text: draft.property_unique_id, toast_text: 'Lead ID copied' }],
       },
     ]);
     expect(card('Palm Grove')).toMatchObject({ tag: { label: 'Live' } });
