@@ -518,6 +518,11 @@ export interface OnboardError extends FastifyError {
    * ', ' (e.g. the labels of the amenities still missing).
    */
   valueKeys?: Record<string, string[]>;
+  /**
+   * Values given as ISO 3166-1 alpha-2 codes, shown as the country's name in the request's language
+   * (`Intl.DisplayNames`), e.g. 'India' / 'الهند' for IN (issue 12 item 19).
+   */
+  regionValues?: Record<string, string>;
   /** Overrides the definition's field. */
   field?: string;
   /** Seconds the client should wait before retrying (429 only); also sent as `Retry-After`. */
@@ -539,6 +544,7 @@ export function onboardError(
   extra: {
     values?: Record<string, string | number>;
     valueKeys?: Record<string, string[]>;
+    regionValues?: Record<string, string>;
     field?: string;
     retryAfterS?: number;
     details?: Record<string, unknown>;
@@ -546,6 +552,7 @@ export function onboardError(
 ): OnboardError {
   const err = new constructors[code]() as OnboardError;
   if (extra.valueKeys) err.valueKeys = extra.valueKeys;
+  if (extra.regionValues) err.regionValues = extra.regionValues;
   if (extra.values) {
     err.values = extra.values;
     err.message = err.message.replace(/\{\{(\w+)\}\}/g, (m, k: string) => String(extra.values?.[k] ?? m));

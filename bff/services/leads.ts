@@ -205,7 +205,10 @@ async function checkAddress(
   const country = String(data.country);
   const city = String(data.city);
   if (country !== context.country)
-    return onboardError('ONB_COUNTRY_LOCKED', { values: { country: context.country } });
+    return onboardError('ONB_COUNTRY_LOCKED', {
+      values: { country: context.country },
+      regionValues: { country: context.country },
+    });
   if (!context.serviceability.isServiceable(country, city)) return onboardError('ONB_NOT_SERVICEABLE');
   const pin = { lat: Number(data.latitude), lng: Number(data.longitude) };
   if (data.location_confirmed !== true) {

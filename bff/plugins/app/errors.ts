@@ -47,7 +47,14 @@ export function toApiError(
     k,
     keys.map((key) => translate(request.locale, key)).join(', '),
   ]);
-  const values = listed.length > 0 ? { ...e.values, ...Object.fromEntries(listed) } : e.values;
+  const regions = Object.entries(e.regionValues ?? {}).map(([k, code]) => [
+    k,
+    regionName(code, request.locale),
+  ]);
+  const values =
+    listed.length + regions.length > 0
+      ? { ...e.values, ...Object.fromEntries(listed), ...Object.fromEntries(regions) }
+      : e.values;
   const message = translate(request.locale, def.key, values);
   const resolvedField = e.field ?? ('field' in def ? def.field : undefined) ?? field;
   return {
@@ -64,6 +71,18 @@ export function toApiError(
       },
     },
   };
+}
+
+/**
+ * The name of the country `code` (ISO 3166-1 alpha-2) in `locale` (a BCP 47 tag such as 'ar' or 'en-GB'),
+ * by the platform's `Intl.DisplayNames`; the code itself when it names no country.
+ */
+function regionName(code: string, locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale, 'en'], { type: 'region', fallback: 'code' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** Sends the translated error answer (used by the error handler and by handlers that answer directly). */

@@ -130,8 +130,24 @@ describe('the address section (SPEC §2 location, confirm address)', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'ONB_COUNTRY_LOCKED', field: 'country' });
-    expect(res.json().error.message).toContain('IN');
+    expect(res.json().error.message).toBe(
+      'The property must be in India, the country of your account. Please select a location there.',
+    );
     expect((await getLead(app, owner, id)).json().data.lead.sections.address.completed).toBe(false);
+    // In the owner's language, the country's name in that language (issue 12 item 19).
+    const arabic = await app.inject({
+      method: 'PUT',
+      url: `${BASE}/${id}/sections/address`,
+      headers: { cookie: owner, httpxoyolang: 'ar' },
+      payload: {
+        data: address({ latitude: 27.7172, longitude: 85.324 }, { city: 'Kathmandu', country: 'NP' }),
+        version: 0,
+        draft: false,
+      },
+    });
+    expect(arabic.statusCode).toBe(400);
+    expect(arabic.json().error.message).toContain('الهند');
+    expect(arabic.json().error.message).not.toMatch(/\bIN\b/);
   });
 
   it('keeps a lead outside the served cities as a cold lead NOT_SERVICEABLE, and revives it at a served place', async () => {
