@@ -1,27 +1,5 @@
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
-import { retryImport } from './retry-import';
-
-/** libphonenumber-js, as far as the display of a number needs it. */
-type PhoneFormatLib = Pick<typeof import('libphonenumber-js'), 'parsePhoneNumberFromString'>;
-
-let lib: PhoneFormatLib | null = null;
-let loading: Promise<PhoneFormatLib> | null = null;
-
-/**
- * Loads libphonenumber-js once, with retries (the same chunk as the phone field's): only when a text to show
- * holds a phone number, so the sign-in page does not carry it (issue 13). Rejects with the last error; a later
- * call tries again.
- */
-function loadFormatLib(): Promise<PhoneFormatLib> {
-  loading ??= retryImport(() => import('libphonenumber-js')).then(
-    (module) => (lib = module),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+import { loadPhoneLib, phoneLib } from './input/phone-lib';
 
 /**
  * A phone number in E.164 inside a text ('+919102130008'): '+' then 8 to 15 digits, not glued to other
@@ -34,7 +12,7 @@ const E164_IN_TEXT = /(?<![\p{L}\p{N}+])\+[1-9]\d{7,14}(?!\p{N})/gu;
  * ('+91 91021 30008'), or the number as it is while the library is not there or cannot read it.
  */
 export function displayPhone(e164: string): string {
-  const parsed = lib?.parsePhoneNumberFromString(e164);
+  const parsed = phoneLib()?.parsePhoneNumberFromString(e164);
   return parsed?.isValid() ? parsed.formatInternational() : e164;
 }
 
@@ -58,11 +36,11 @@ export function splitPhones(text: string): string[] {
 export function PhoneAwareText({ text }: { text: string }): ReactNode {
   const parts = splitPhones(text);
   const hasPhone = parts.length > 1;
-  const [, setLoaded] = useState(lib !== null);
+  const [, setLoaded] = useState(phoneLib() !== null);
   useEffect(() => {
-    if (!hasPhone || lib) return undefined;
+    if (!hasPhone || phoneLib()) return undefined;
     let live = true;
-    loadFormatLib().then(
+    loadPhoneLib().then(
       () => live && setLoaded(true),
       () => undefined,
     );
