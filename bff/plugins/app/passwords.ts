@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config';
+import { redisReady } from '../external/rate-limit';
 import {
   createAttemptLimiter,
   createMemoryCounterStore,
@@ -34,6 +35,7 @@ export default fp<{ config: Config; now: () => number; nameSpace?: string }>(
         enableOfflineQueue: false,
       });
       redis.on('error', (err) => app.log.debug({ err }, 'password throttle redis error'));
+      await redisReady(redis);
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());
       });

@@ -114,6 +114,9 @@ export default fp<{
         enableOfflineQueue: false,
       });
       redis.on('error', (err) => app.log.debug({ err }, 'rate-limit redis error'));
+      // Without an offline queue, a command sent before the first connection fails: wait for it (bounded by
+      // connectTimeout), so the first requests are counted in Redis, not per instance.
+      await redisReady(redis);
       app.addHook('onClose', async () => {
         await redis.quit().catch(() => redis.disconnect());
       });
@@ -151,3 +154,20 @@ export default fp<{
   },
   { name: 'rate-limit' },
 );
+
+/**
+ * Resolves once `redis` is connected, or once its first attempt failed (then the per-instance fallback
+ * counts until it connects); never rejects.
+ */
+export function redisReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+}
