@@ -4,6 +4,7 @@ import BottomNavigation from '@mui/material/BottomNavigation';
 import Box from '@mui/material/Box';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
+import { logAnalyticsEvent } from './analytics';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import Apartment from '@mui/icons-material/Apartment';
 
@@ -17,11 +18,6 @@ export const FOOTER_TABS = [
   },
   { value: '/account', labelKey: 'shell.footer.account', Icon: AccountCircle, event: 'footer_account_click' },
 ] as const;
-
-/** Logs an analytics event; a stand-in for the analytics target of SPEC §9. */
-export function logAnalyticsEvent(name: string, properties: Record<string, unknown> = {}): void {
-  console.debug('[analytics]', name, properties);
-}
 
 /**
  * The bottom navigation (SPEC §2 footer), role navigation. `current` is the app path of the page ('/dashboard');

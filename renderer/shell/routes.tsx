@@ -29,9 +29,7 @@ import {
 } from './config';
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
 import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
-import { Footer } from './footer';
 import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
-import { NotFoundPage } from './not-found';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOut, signOutLocally } from './session';
 import { restoreUserFromCookie } from './sso';
@@ -44,6 +42,22 @@ const RedirectEntry = lazyWithRetry(() => import('./sso-entry').then((m) => ({ d
 const SocialLoginReturn = lazyWithRetry(() =>
   import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
 );
+// Signed-in pages only (the footer) and a mistyped address (not found): neither comes with the sign-in page.
+const LazyFooter = lazyWithRetry(() => import('./footer').then((m) => ({ default: m.Footer })));
+const LazyNotFoundPage = lazyWithRetry(() =>
+  import('./not-found').then((m) => ({ default: m.NotFoundPage })),
+);
+
+/** The not-found page (SPEC §2 404), loaded when it is reached. */
+function NotFoundPage(): ReactElement {
+  return (
+    <ErrorBoundary fallback={<ModuleLoadFallback />}>
+      <Suspense>
+        <LazyNotFoundPage />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
 
 /** The current screen's payload asked to hide the footer (set through ShellHost.setFooterHidden). */
 const screenHidesFooterAtom = atom(false);
@@ -256,10 +270,14 @@ function OnboardPage(): ReactElement | null {
         requestQuery={requestQuery}
       />
       {footerVisible && (
-        <Footer
-          current={`/${route.path}`}
-          onNavigate={(to) => void navigate(toBrowserPath(to, countryCode))}
-        />
+        <ErrorBoundary fallback={<ModuleLoadFallback />}>
+          <Suspense>
+            <LazyFooter
+              current={`/${route.path}`}
+              onNavigate={(to) => void navigate(toBrowserPath(to, countryCode))}
+            />
+          </Suspense>
+        </ErrorBoundary>
       )}
     </>
   );

@@ -12,7 +12,7 @@ import type { GlobalInfo } from '../../schemas/generated/types';
 import { apiRequest, extractErrorMessage } from '../api/client';
 import { ACTION_TOAST_MIN_MS, GLOBAL_INFO_ENDPOINT, SIGN_OUT_ENDPOINT } from './config';
 import { countryOfPath } from './country';
-import { logAnalyticsEvent } from './footer';
+import { logAnalyticsEvent } from './analytics';
 
 /**
  * Fetches the global info at startup (SPEC §4, §7) with header `user_url_country` (the upper-case country of

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useRef, useState, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router';
 import { useStore } from 'jotai';
 import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import type { SocialMediaLoginResult } from '../../schemas/generated/types';
