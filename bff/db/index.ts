@@ -52,7 +52,14 @@ export const migrationProvider: MigrationProvider = {
 
 /** Where the data lives: PGlite (a folder, or memory) or PostgreSQL (a URL). */
 export type DatabaseTarget =
-  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; schema?: string };
+  | { kind: 'pglite'; dataDir: string | null }
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      /** Told when PostgreSQL ends an idle pooled connection (the pool drops it and carries on). */
+      onIdleError?: (err: Error) => void;
+    };
 
 /** An open database handle; `close()` ends the connection(s). */
 export interface DatabaseHandle {
@@ -104,6 +111,11 @@ export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { open
     max: 10,
     ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
   });
+  // An idle connection that PostgreSQL ends (a restart, a failover, pg_terminate_backend) is an 'error'
+  // event of the pool; without a listener Node treats it as uncaught and the whole instance exits (seen in
+  // bench/cluster/cluster.test.ts). pg-pool has already dropped that connection and the next query opens a
+  // new one; errors of queries themselves still reach their callers.
+  pool.on('error', (err) => target.onIdleError?.(err));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -56,7 +56,21 @@ const WITHOUT_DATABASE = new Set(['/healthz', '/readyz']);
  */
 export default fp<DbPluginOptions>(
   async (app, opts) => {
-    const handle = opts.handle ?? connectDatabase(targetFromConfig(opts.config));
+    const target = targetFromConfig(opts.config);
+    const handle =
+      opts.handle ??
+      connectDatabase(
+        target.kind === 'postgres'
+          ? {
+              ...target,
+              onIdleError: (err) =>
+                app.log.warn(
+                  { err },
+                  'database: an idle connection was closed by the server; a new one will be opened',
+                ),
+            }
+          : target,
+      );
     if (!opts.handle) app.addHook('onClose', async () => handle.close());
 
     let ready = false;
