@@ -18,8 +18,9 @@ import { startCluster, type Cluster } from './topology';
 
 const LOAD_MS = Number(process.env.CLUSTER_LOAD_MS ?? 15_000);
 const CONNECTIONS = Number(process.env.CLUSTER_CONNECTIONS ?? 100);
-// SPEC's 300 a minute; a long load (npm run bench:cluster) would pass it on one connection, so it is raised.
-const RATE_LIMIT_MAX = LOAD_MS > 20_000 ? 3000 : 300;
+// Requests a minute per address. The load sends tens of requests a second on each connection, far more than
+// an owner does, so the limit is raised above what one connection sends in a run (50 a second at most).
+const RATE_LIMIT_MAX = Math.max(300, Math.ceil((LOAD_MS / 1000) * 50));
 const PHOTOS = process.env.TEST_PHOTOS_DIR ?? '/usr/share/backgrounds/mate';
 const LEADS = '/hms_ms/api/v1/onboard/leads';
 
@@ -256,14 +257,17 @@ describe('a cluster of two instances behind nginx', () => {
             const res = await call('/hms_ms/api/v1/onboard/leads', { cookie });
             return { status: res.status, retryAfter: res.headers.get('retry-after') !== null };
           },
-          { timeout: 30_000 },
+          { timeout: 30_000, interval: 500 },
         )
         .toEqual({ status: 503, retryAfter: true });
     } finally {
       await cluster.allowDatabase();
     }
     await expect
-      .poll(async () => (await call('/hms_ms/api/v1/onboard/leads', { cookie })).status, { timeout: 30_000 })
+      .poll(async () => (await call('/hms_ms/api/v1/onboard/leads', { cookie })).status, {
+        timeout: 30_000,
+        interval: 500,
+      })
       .toBe(200);
   }, 120_000);
 
@@ -273,7 +277,7 @@ describe('a cluster of two instances behind nginx', () => {
     const result = await runLoad({
       url: cluster.url,
       path: '/hms_ms/api/v1/screens/sign_up',
-      connections: 20,
+      connections: CONNECTIONS,
       addressOffset: 2 * CONNECTIONS + 20,
       durationMs: Math.min(LOAD_MS, 10_000),
       during: { atMs: 2000, run: () => victim.kill() },
@@ -287,7 +291,7 @@ describe('a cluster of two instances behind nginx', () => {
     const errors = Object.entries(result.statuses)
       .filter(([status]) => Number(status) >= 500)
       .reduce((sum, [, n]) => sum + n, 0);
-    expect(failed + errors).toBeLessThanOrEqual(20);
+    expect(failed + errors).toBeLessThanOrEqual(CONNECTIONS);
     expect(result.statuses[200] ?? 0).toBeGreaterThan(0);
     // After the kill, the survivor answers everything.
     const after = await call('/hms_ms/api/v1/screens/sign_up');
