@@ -197,8 +197,8 @@ export interface UploadsImport {
  * every file under `<dataDir>/uploads/` is inserted into `stored_files` under its relative path as key
  * (a key already there is kept: the database wins), then removed from disk, and emptied folders are
  * removed. Idempotent: a run interrupted anywhere is finished by the next one; with no folder it does
- * nothing. Temporaries of an interrupted write (`*.tmp`) and names that are not storage keys are left
- * alone and reported.
+ * nothing; instances starting at once on one folder share the work. Temporaries of an interrupted write
+ * (`*.tmp`) and names that are not storage keys are left alone and reported.
  * @throws the database's or file system's error (the start fails; files not yet imported stay on disk).
  */
 export async function importUploadsDir(db: Kysely<Database>, dataDir: string): Promise<UploadsImport> {
@@ -211,7 +211,14 @@ export async function importUploadsDir(db: Kysely<Database>, dataDir: string): P
       continue;
     }
     const path = join(root, ...key.split('/'));
-    const bytes = await readFile(path);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (err) {
+      // Moved meanwhile by another instance starting on the same folder.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
     await db
       .insertInto('stored_files')
       .values({
@@ -232,7 +239,13 @@ export async function importUploadsDir(db: Kysely<Database>, dataDir: string): P
 
 /** Removes `dir` and the folders under it that hold nothing (deepest first); keeps any with a file. */
 async function removeEmptyDirs(dir: string): Promise<boolean> {
-  const entries = await readdir(dir, { withFileTypes: true });
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw err;
+  }
   let empty = true;
   for (const e of entries) {
     if (e.isDirectory() && (await removeEmptyDirs(join(dir, e.name)))) continue;
