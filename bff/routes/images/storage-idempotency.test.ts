@@ -276,6 +276,19 @@ describe('retried publishing', () => {
     expect(reused.json().error.code).toBe('ONB_IDEMPOTENCY_KEY_REUSED');
   });
 
+  it('keeps no refusal: a key first refused (tasks missing) publishes once the lead is ready', async () => {
+    const lead = await createTestLead(a, owner);
+    const key = randomUUID();
+    const refused = await publish(a, lead.property_unique_id, key);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.code).toBe('ONB_PUBLISH_NOT_READY');
+    await makeLeadReady(a, lead);
+    const done = await publish(b, lead.property_unique_id, key);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data.already_published).toBe(false);
+    expect(await keysOf(a, key)).toMatchObject([{ response_status: 200 }]);
+  });
+
   it('answers a retried publish of changes with the same key with the tasks that went live', async () => {
     const lead = await createTestLead(a, owner);
     await makeLeadReady(a, lead);
