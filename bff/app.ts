@@ -88,7 +88,7 @@ export interface BuildAppOptions {
   db?: DatabaseHandle;
   /** A message transport to use instead of the configured one. */
   transport?: MessageTransport;
-  /** Where photos go instead of `<DATA_DIR>/uploads/`. */
+  /** Where photos, documents and contracts go instead of table stored_files. */
   imageStorage?: ImageStorage;
   /** Clock in ms since the epoch (tests move time for expiry). Default Date.now. */
   now?: () => number;

@@ -413,6 +413,11 @@ export const errorDefinitions = {
     key: 'errors.listing_not_published',
     message: 'This property is not live yet. Publish it first.',
   },
+  ONB_IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    key: 'errors.idempotency_key_reused',
+    message: 'This request key was already used for a different request. Please try again.',
+  },
   ONB_LISTING_NOT_INACTIVE: {
     status: 409,
     key: 'errors.listing_not_inactive',

@@ -20,6 +20,7 @@ import * as m0013 from './migrations/0013-social-identities';
 import * as m0014 from './migrations/0014-sso-tokens';
 import * as m0015 from './migrations/0015-section-live-data';
 import * as m0016 from './migrations/0016-kyc-document-number';
+import * as m0017 from './migrations/0017-stored-files-idempotency';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import type { Database } from './schema';
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0014-sso-tokens': m0014,
   '0015-section-live-data': m0015,
   '0016-kyc-document-number': m0016,
+  '0017-stored-files-idempotency': m0017,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

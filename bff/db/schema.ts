@@ -330,6 +330,41 @@ export interface Database {
   social_identities: SocialIdentitiesTable;
   social_login_attempts: SocialLoginAttemptsTable;
   truecaller_requests: TruecallerRequestsTable;
+  stored_files: StoredFilesTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/**
+ * Table `stored_files`: the bytes of a stored file (a photo's or a KYC document's variant, a contract PDF)
+ * under its server-made key (migration 0017, issue 14 item 1).
+ */
+export interface StoredFilesTable {
+  key: string;
+  /** `Buffer` from `pg`, `Uint8Array` from PGlite. */
+  bytes: ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+  /** MIME type, e.g. image/jpeg. */
+  content_type: string;
+  byte_length: number;
+  /** Hex SHA-256 of the bytes: the strong ETag. */
+  sha256: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/**
+ * Table `idempotency_keys`: the first answer of a request sent with an `Idempotency-Key` (migration 0017,
+ * issue 14 item 5); primary key (user_id, key).
+ */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  /** The header's value (1–255 visible ASCII characters). */
+  key: string;
+  /** Hex SHA-256 of the request: method, route, parameters and body. */
+  fingerprint: string;
+  /** The answer's HTTP status; null while no answer is kept (a claim whose work was refused). */
+  response_status: number | null;
+  /** The answer's body (JSON); null with response_status. */
+  response_body: ColumnType<unknown, string | null, string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** Table `social_identities`: a provider account (`provider` + its `subject`) linked to a user (migration 0013). */

@@ -338,9 +338,10 @@ export function createContractService(
         accepted_ip: null,
         accepted_user_agent: null,
       };
-      await storage.put(storageKey(row), bytes);
       try {
         await db.transaction().execute(async (trx) => {
+          // The PDF and its row commit together (issue 14 item 1).
+          await storage.put(storageKey(row), bytes, trx);
           await trx.insertInto('lead_contracts').values(row).execute();
           // An acceptance of an earlier contract no longer holds: the owner accepts the new one.
           await trx
@@ -352,6 +353,7 @@ export function createContractService(
             .execute();
         });
       } catch (err) {
+        // A storage that could not join the rolled-back transaction (an object store) may hold the PDF.
         await storage.delete(storageKey(row));
         // Another request generated the same revision at the same moment: answer it.
         if (isUniqueViolation(err)) return { result: await infoOf(lead), created: false };

@@ -18,7 +18,8 @@ import type { Database, LeadImageRow } from '../db/schema';
 import { onboardError } from '../errors';
 import defaultRequirements from '../screens/data/image-requirements.json' with { type: 'json' };
 import type { ScreenImages } from '../screens/composer';
-import type { ImageStorage } from './image-storage';
+import type { IdempotencyStep } from './idempotency';
+import type { ImageStorage, ServedFile } from './image-storage';
 import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
 
 /** Largest photo accepted, in bytes (SPEC §5, §9: 10485760 bytes, 10 MB). */
@@ -188,14 +189,23 @@ export interface UploadInput {
   clientUploadId: string;
   /** The file's bytes; read only after the ownership, permission and idempotency checks. */
   file: UploadStream;
+  /** The file's bytes when the caller read them already (to fingerprint a request with a key); else `file` is read. */
+  bytes?: Buffer;
+  /** The request's Idempotency-Key, claimed and answered in the transaction that stores the photo. */
+  idempotency?: IdempotencyStep<UploadOutcome> | undefined;
   /** Language of the rejection message. */
   locale: Locale;
 }
 
 /** What {@link ImageService.upload} answers. */
 export interface UploadOutcome extends UploadImageResult {
-  /** False when the client_upload_id was seen before and the stored image is answered again. */
+  /** False when an earlier upload is answered again (same client_upload_id, or the same bytes in the same slot). */
   created: boolean;
+  /**
+   * HTTP status of the answer: 201 stored now, or the same bytes in the same slot answered again (the
+   * first answer's status, issue 14 item 5); 200 a retry with a known client_upload_id.
+   */
+  status: 200 | 201;
 }
 
 /** Photos of a property (SPEC §3 image, §4 image states, §5 photo rules, §8 image errors). */
@@ -210,9 +220,12 @@ export interface ImageService {
    * room_category); the file read up to {@link MAX_IMAGE_BYTES} (over → 413 ONB_IMAGE_TOO_LARGE, the
    * rest is not read); JPEG or PNG by magic bytes (else 415 ONB_IMAGE_FORMAT); decodable within
    * {@link MAX_INPUT_PIXELS} (else 422 ONB_IMAGE_UPLOAD_FAILED: corrupt, truncated or a decompression
-   * bomb); not the same bytes (SHA-256) nor the same picture (perceptual hash within
-   * {@link PHASH_MAX_DISTANCE} bits) as an active photo of the lead (else 409 ONB_IMAGE_DUPLICATE,
-   * nothing stored). A portrait photo (height > width after EXIF orientation) is kept as rejected
+   * bomb); the same bytes (SHA-256) as an active photo of the lead in the same slot (category and room
+   * category) are a retry that lost its answer: that photo is answered again, status 201, nothing stored
+   * (issue 14 item 5); the same bytes in another slot, or the same picture (perceptual hash within
+   * {@link PHASH_MAX_DISTANCE} bits) as an active photo of the lead, are refused (409
+   * ONB_IMAGE_DUPLICATE, nothing stored). The files and the row are written in one transaction (issue 14
+   * item 1), with the claim and answer of `idempotency` when given. A portrait photo (height > width after EXIF orientation) is kept as rejected
    * VERTICAL, one under 1000 px on a side as rejected RESOLUTION, any other as accepted. Stores a JPEG
    * display copy (≤ {@link DISPLAY_WIDTH_PX} px wide) and a {@link THUMBNAIL_WIDTH_PX} px thumbnail, both
    * without metadata (no EXIF, no GPS); never the original. Updates the images task of the checklist.
@@ -241,10 +254,11 @@ export interface ImageService {
    */
   delete(userId: string, propertyUniqueId: string, imageId: string): Promise<DeleteImageResult>;
   /**
-   * The JPEG bytes of an active photo's display copy or thumbnail, for its owner only.
+   * An active photo's display copy or thumbnail (JPEG) with its ETag, for its owner only; the bytes are
+   * read on demand (a conditional GET whose tag matches needs none).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_IMAGE_NOT_FOUND (404) unknown or deleted.
    */
-  file(userId: string, propertyUniqueId: string, imageId: string, variant: ImageVariant): Promise<Buffer>;
+  file(userId: string, propertyUniqueId: string, imageId: string, variant: ImageVariant): Promise<ServedFile>;
 }
 
 /** What the image service needs besides the database. */
@@ -618,15 +632,29 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       .executeTakeFirst();
 
   /** The answer for an image stored earlier under the same client_upload_id. */
-  const again = async (row: LeadImageRow, lead: LeadRef, locale: Locale): Promise<UploadOutcome> => {
+  const again = async (
+    row: LeadImageRow,
+    lead: LeadRef,
+    locale: Locale,
+    status: UploadOutcome['status'] = 200,
+  ): Promise<UploadOutcome> => {
     const { totals } = await photosOf(db, lead.id);
     return {
       image: toImage(row, lead, locale),
       completed: totals.completed,
       accepted_count: totals.acceptedCount,
       created: false,
+      status,
     };
   };
+
+  /** An active photo of the same bytes in the same slot: the upload is a retry of it (issue 14 item 5). */
+  const sameInSlot = (
+    rows: readonly LeadImageRow[],
+    sha256: string,
+    category: string,
+    roomCategory: string | null,
+  ) => rows.find((r) => r.sha256 === sha256 && r.category === category && r.room_category === roomCategory);
 
   const isDuplicate = (
     rows: readonly Pick<LeadImageRow, 'sha256' | 'phash'>[],
@@ -637,7 +665,10 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       (r) => r.sha256 === sha256 || (hash !== null && hammingDistance(r.phash, hash) <= PHASH_MAX_DISTANCE),
     );
 
-  /** Removes both files of an image; a failure is logged, not thrown (the row already says inactive). */
+  /**
+   * Removes both files of an image after a failed upload: a storage that could not join the rolled-back
+   * transaction (an object store) may hold them. A failure is logged, not thrown.
+   */
   const removeFiles = async (row: Pick<LeadImageRow, 'lead_id' | 'id'>): Promise<void> => {
     for (const variant of ['display', 'thumb'] as const) {
       try {
@@ -657,14 +688,16 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       if (!requirements.has(input.category)) throw onboardError('ONB_INVALID_INPUT', { field: 'category' });
       const roomCategory = await roomCategoryFor(lead.id, input.category, input.roomCategory);
 
-      const bytes = await readLimited(input.file);
+      const bytes = input.bytes ?? (await readLimited(input.file));
       const type = await fileTypeFromBuffer(bytes);
       if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime))
         throw onboardError('ONB_IMAGE_FORMAT');
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      // The same bytes are refused before any decoding.
-      if (isDuplicate(await activeImages(db, lead.id), sha256, null))
-        throw onboardError('ONB_IMAGE_DUPLICATE');
+      // The same bytes in the same slot: a retry whose answer was lost; elsewhere, refused before decoding.
+      const active = await activeImages(db, lead.id);
+      const retried = sameInSlot(active, sha256, input.category, roomCategory);
+      if (retried) return again(retried, lead, input.locale, 201);
+      if (isDuplicate(active, sha256, null)) throw onboardError('ONB_IMAGE_DUPLICATE');
 
       let processed: ProcessedImage;
       try {
@@ -696,30 +729,38 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       let stored = false;
       try {
         const outcome = await db.transaction().execute(async (trx) => {
+          // The key first: a retry of the same key waits here for the first to commit, then answers it.
+          await input.idempotency?.begin(trx);
           // One upload of a lead at a time from here: the duplicate check and the insert see each other.
           await lockLead(trx, lead.id);
           const raced = await findByUploadId(trx, lead.id, input.clientUploadId);
-          if (raced) return { kind: 'raced' as const, row: raced };
-          if (isDuplicate(await activeImages(trx, lead.id), sha256, processed.phash))
-            throw onboardError('ONB_IMAGE_DUPLICATE');
+          if (raced) return { kind: 'raced' as const, row: raced, status: 200 as const };
+          const current = await activeImages(trx, lead.id);
+          const same = sameInSlot(current, sha256, input.category, roomCategory);
+          if (same) return { kind: 'raced' as const, row: same, status: 201 as const };
+          if (isDuplicate(current, sha256, processed.phash)) throw onboardError('ONB_IMAGE_DUPLICATE');
           stored = true;
-          await storage.put(storageKey(row, 'display'), processed.display);
-          await storage.put(storageKey(row, 'thumb'), processed.thumbnail);
+          // The files and the row commit together (issue 14 item 1): no orphan, no missing file.
+          await storage.put(storageKey(row, 'display'), processed.display, trx);
+          await storage.put(storageKey(row, 'thumb'), processed.thumbnail, trx);
           const inserted = await trx
             .insertInto('lead_images')
             .values(row)
             .returningAll()
             .executeTakeFirstOrThrow();
           const { totals } = await syncChecklist(trx, lead.id, true);
-          return { kind: 'stored' as const, row: inserted, totals };
+          const result: UploadOutcome = {
+            image: toImage(inserted, lead, input.locale),
+            completed: totals.completed,
+            accepted_count: totals.acceptedCount,
+            created: true,
+            status: 201,
+          };
+          await input.idempotency?.end(trx, result);
+          return { kind: 'stored' as const, result };
         });
-        if (outcome.kind === 'raced') return again(outcome.row, lead, input.locale);
-        return {
-          image: toImage(outcome.row, lead, input.locale),
-          completed: outcome.totals.completed,
-          accepted_count: outcome.totals.acceptedCount,
-          created: true,
-        };
+        if (outcome.kind === 'raced') return again(outcome.row, lead, input.locale, outcome.status);
+        return outcome.result;
       } catch (err) {
         if (stored) await removeFiles(row);
         // A retry that got past the lock-free checks at the same moment: answer the image it stored.
@@ -782,9 +823,11 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
           .set({ is_active: false, deleted_at: t })
           .where('id', '=', image.id)
           .execute();
+        // The files go with the row's change (issue 14 item 1).
+        for (const variant of ['display', 'thumb'] as const)
+          await storage.delete(storageKey(image, variant), trx);
         return { row: image, totals: (await syncChecklist(trx, lead.id, true)).totals };
       });
-      await removeFiles(row);
       return {
         image_id: row.id,
         is_active: false,
@@ -807,9 +850,10 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         .where('lead_id', '=', lead.id)
         .where('is_active', '=', true)
         .executeTakeFirst();
-      const bytes = row ? await storage.get(storageKey(row, variant)) : undefined;
-      if (!bytes) throw onboardError('ONB_IMAGE_NOT_FOUND');
-      return bytes;
+      const key = row ? storageKey(row, variant) : undefined;
+      const info = key ? await storage.head(key) : undefined;
+      if (!key || !info) throw onboardError('ONB_IMAGE_NOT_FOUND');
+      return { ...info, bytes: () => storage.get(key) };
     },
   };
 }

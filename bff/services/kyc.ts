@@ -7,7 +7,7 @@ import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads
 import { onboardError, type OnboardError } from '../errors';
 import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import { documentVerdict, readIdDocument, ID_TYPES } from './id-documents';
-import type { ImageStorage } from './image-storage';
+import type { ImageStorage, ServedFile } from './image-storage';
 import {
   IMAGE_MIME_TYPES,
   MAX_IMAGE_BYTES,
@@ -83,7 +83,8 @@ export interface KycService {
    * 10485760 bytes (413 ONB_IMAGE_TOO_LARGE); JPEG or PNG by content (415 ONB_IMAGE_FORMAT); decodable
    * within the pixel limit (422 ONB_IMAGE_UPLOAD_FAILED); at least {@link KYC_DOCUMENT_MIN_SIDE_PX} px on
    * each side (422 ONB_KYC_DOCUMENT_TOO_SMALL). Keeps a re-encoded JPEG without metadata and a thumbnail,
-   * never the original. The document starts `processing`; the KYC task stops being completed.
+   * never the original, written in the same transaction as the document's row (issue 14 item 1). The
+   * document starts `processing`; the KYC task stops being completed.
    */
   upload(
     userId: string,
@@ -96,10 +97,15 @@ export interface KycService {
    */
   get(userId: string, propertyUniqueId: string, documentId: string, locale: Locale): Promise<KycDocument>;
   /**
-   * The JPEG bytes of a document's display copy or thumbnail, for its owner only.
+   * A document's display copy or thumbnail (JPEG) with its ETag, for its owner only; bytes read on demand.
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_KYC_DOCUMENT_NOT_FOUND (404).
    */
-  file(userId: string, propertyUniqueId: string, documentId: string, variant: ImageVariant): Promise<Buffer>;
+  file(
+    userId: string,
+    propertyUniqueId: string,
+    documentId: string,
+    variant: ImageVariant,
+  ): Promise<ServedFile>;
   /**
    * The KYC details of the owner's lead (SPEC §3 kycDetails): section, verification flags, latest document.
    * `sessionId` tells whether a conflict waits for 'Resolve an issue'.
@@ -352,18 +358,27 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
         recognised_at: null,
         number_sha256: null,
       } satisfies LeadKycDocumentRow;
-      await storage.put(storageKey(row, 'display'), processed.display);
-      await storage.put(storageKey(row, 'thumb'), processed.thumbnail);
+      const removeFiles = async () => {
+        for (const variant of ['display', 'thumb'] as const)
+          await storage.delete(storageKey(row, variant)).catch((err: unknown) => {
+            options.log?.warn({ err, documentId: row.id }, 'document file could not be removed');
+          });
+      };
       try {
-        await db.insertInto('lead_kyc_documents').values(row).execute();
+        // The files and the row commit together (issue 14 item 1): no orphan, no missing file.
+        await db.transaction().execute(async (trx) => {
+          await storage.put(storageKey(row, 'display'), processed.display, trx);
+          await storage.put(storageKey(row, 'thumb'), processed.thumbnail, trx);
+          await trx.insertInto('lead_kyc_documents').values(row).execute();
+        });
       } catch (err) {
+        // A storage that could not join the rolled-back transaction (an object store) may hold the files.
+        await removeFiles();
         // The same upload retried while the first was being stored: answer the first.
         const raced = isUniqueViolation(err)
           ? await findByUploadId(lead.id, input.clientUploadId)
           : undefined;
         if (!raced) throw err;
-        await storage.delete(storageKey(row, 'display'));
-        await storage.delete(storageKey(row, 'thumb'));
         return { document: toDocument(raced, propertyUniqueId, input.locale), created: false };
       }
       await recheckSection(lead.id);
@@ -378,9 +393,10 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
 
     async file(userId, propertyUniqueId, documentId, variant) {
       const { row } = await findDocument(userId, propertyUniqueId, documentId);
-      const bytes = await storage.get(storageKey(row, variant));
-      if (!bytes) throw onboardError('ONB_KYC_DOCUMENT_NOT_FOUND');
-      return bytes;
+      const key = storageKey(row, variant);
+      const info = await storage.head(key);
+      if (!info) throw onboardError('ONB_KYC_DOCUMENT_NOT_FOUND');
+      return { ...info, bytes: () => storage.get(key) };
     },
 
     async details(userId, propertyUniqueId, locale, sessionId) {

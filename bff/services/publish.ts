@@ -14,6 +14,7 @@ import { onboardError } from '../errors';
 import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
 import { BRANDS, type BrandRules } from './brands';
+import type { IdempotencyStep } from './idempotency';
 import type { ImageService } from './images';
 import {
   CHECKLIST_TASKS,
@@ -79,8 +80,14 @@ export interface PublishService {
    * other answers that listing.
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_PUBLISH_NOT_READY (422, details
    *   `missing_tasks`, `rejected_image_count`) tasks missing, rejected photos left, or a cold lead.
+   * `idempotency` (an Idempotency-Key, issue 14 item 5) is claimed first in the publishing transaction and
+   * answered in it.
    */
-  publish(userId: string, propertyUniqueId: string): Promise<PublishResult>;
+  publish(
+    userId: string,
+    propertyUniqueId: string,
+    idempotency?: IdempotencyStep<PublishResult>,
+  ): Promise<PublishResult>;
   /**
    * Puts a published lead's saved changes on its live listing (issue 12 item 2): until then the listing
    * (the review's `property_details`, the dashboard's title and city) shows the sections as last published
@@ -90,8 +97,13 @@ export interface PublishService {
    * info and the address. Answers the tasks that went live (empty when nothing was pending).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_LISTING_NOT_PUBLISHED (409) never published;
    *   ONB_PUBLISH_NOT_READY (422, details `missing_tasks`, `rejected_image_count`) as {@link publish}.
+   * `idempotency` as for {@link publish}.
    */
-  publishChanges(userId: string, propertyUniqueId: string): Promise<PublishChangesResult>;
+  publishChanges(
+    userId: string,
+    propertyUniqueId: string,
+    idempotency?: IdempotencyStep<PublishChangesResult>,
+  ): Promise<PublishChangesResult>;
 }
 
 /** Summary lines of one review bucket at most (the property_card widget's `details` maxItems). */
@@ -289,11 +301,13 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       };
     },
 
-    async publish(userId, propertyUniqueId) {
+    async publish(userId, propertyUniqueId, idempotency) {
       const lead = await findRow(userId, propertyUniqueId);
       if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       if (lead.published_at) return resultOf(lead, true);
       const outcome = await db.transaction().execute(async (trx) => {
+        // The key first: a retry of the same key waits here for the first to commit, then answers it.
+        await idempotency?.begin(trx);
         // The images task is brought up to date under the lead's upload lock, held to the end: no photo
         // can be uploaded or deleted between the check and the publish, and a second publish waits here.
         await options.images.syncTask(trx, lead.id);
@@ -302,7 +316,10 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           .selectAll()
           .where('id', '=', lead.id)
           .executeTakeFirstOrThrow();
-        if (fresh.published_at) return { lead: fresh, already: true };
+        if (fresh.published_at) {
+          await idempotency?.end(trx, resultOf(fresh, true));
+          return { lead: fresh, already: true };
+        }
         const sections = await trx
           .selectFrom('lead_sections')
           .select(['section', 'completed'])
@@ -339,6 +356,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
             .selectAll()
             .where('id', '=', lead.id)
             .executeTakeFirstOrThrow();
+          await idempotency?.end(trx, resultOf(again, true));
           return { lead: again, already: true };
         }
         // What the listing shows from now on; later saves change `data` until publishChanges.
@@ -360,6 +378,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
             }),
           )
           .execute();
+        await idempotency?.end(trx, resultOf(published, false));
         return { lead: published, already: false };
       });
       if ('missing' in outcome)
@@ -369,11 +388,20 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       return resultOf(outcome.lead, outcome.already);
     },
 
-    async publishChanges(userId, propertyUniqueId) {
+    async publishChanges(userId, propertyUniqueId, idempotency) {
       const lead = await findRow(userId, propertyUniqueId);
       if (!lead) throw onboardError('ONB_LEAD_NOT_FOUND');
-      if (!lead.published_at || !lead.listing_id) throw onboardError('ONB_LISTING_NOT_PUBLISHED');
+      const listingId = lead.listing_id;
+      if (!lead.published_at || !listingId) throw onboardError('ONB_LISTING_NOT_PUBLISHED');
+      const resultOfChanges = (changed: ChecklistTask[]): PublishChangesResult => ({
+        property_unique_id: lead.property_unique_id,
+        listing_id: listingId,
+        status: lead.status,
+        published_tasks: changed,
+      });
       const outcome = await db.transaction().execute(async (trx) => {
+        // The key first: a retry of the same key waits here for the first to commit, then answers it.
+        await idempotency?.begin(trx);
         // The same lock and checks as the first publish: no photo changes between the check and the write.
         await options.images.syncTask(trx, lead.id);
         const sections = await trx
@@ -392,7 +420,10 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         const rejectedCount = Number(rejected.n);
         if (missing.length > 0 || rejectedCount > 0) return { missing, rejectedCount };
         const changed = pendingTasksOf(lead.published_at, sections);
-        if (changed.length === 0) return { changed };
+        if (changed.length === 0) {
+          await idempotency?.end(trx, resultOfChanges(changed));
+          return { changed };
+        }
         await trx
           .updateTable('lead_sections')
           .set({ live_data: sql`data` })
@@ -411,18 +442,14 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           })
           .where('id', '=', lead.id)
           .execute();
+        await idempotency?.end(trx, resultOfChanges(changed));
         return { changed };
       });
       if ('missing' in outcome)
         throw onboardError('ONB_PUBLISH_NOT_READY', {
           details: { missing_tasks: outcome.missing, rejected_image_count: outcome.rejectedCount },
         });
-      return {
-        property_unique_id: lead.property_unique_id,
-        listing_id: lead.listing_id,
-        status: lead.status,
-        published_tasks: outcome.changed,
-      };
+      return resultOfChanges(outcome.changed);
     },
   };
 }

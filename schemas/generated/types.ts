@@ -946,6 +946,21 @@ export interface HealthStatus {
   status: 'ok' | 'unavailable';
 }
 /**
+ * The headers of api/client-headers.schema.json (SPEC §7), and Idempotency-Key (issue 14 item 5) on a call that may be retried: a retry with the same key by the same user within 24 h answers the first answer again (same status, same body) without doing the work twice, from any instance; the same key with a different request answers 422 ONB_IDEMPOTENCY_KEY_REUSED. Refusals are not kept: a retry after one runs again.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "IdempotentClientHeaders".
+ */
+export interface IdempotentClientHeaders {
+  httpxoyolang?: string;
+  user_url_country?: string;
+  'x-qid'?: string;
+  /**
+   * Chosen by the client per operation (e.g. a UUID): 1–255 visible ASCII characters.
+   */
+  'idempotency-key'?: string;
+}
+/**
  * Query of getPropertyImageFile: which stored file of the photo to send.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { createContractService, type ContractService } from '../../services/contracts';
-import { createFileImageStorage, type ImageStorage } from '../../services/image-storage';
+import { createDatabaseImageStorage, type ImageStorage } from '../../services/image-storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,20 +10,20 @@ declare module 'fastify' {
   }
 }
 
-/** Options: the configuration, the clock, and storage to use instead of files under DATA_DIR. */
+/** Options: the configuration (unused since files live in the database), the clock, and storage to use instead of table stored_files. */
 export interface ContractsPluginOptions {
   config: Config;
   now: () => number;
   storage?: ImageStorage;
 }
 
-/** Decorates `app.contracts` over `app.db`: contract PDFs under `<DATA_DIR>/uploads/contracts/`. */
+/** Decorates `app.contracts` over `app.db`: contract PDFs in table stored_files (keys `contracts/…`). */
 export default fp<ContractsPluginOptions>(
-  async (app, { config, now, storage }) => {
+  async (app, { now, storage }) => {
     app.decorate(
       'contracts',
       createContractService(app.db, {
-        storage: storage ?? createFileImageStorage(config.dataDir),
+        storage: storage ?? createDatabaseImageStorage(app.db),
         now,
         ...(app.hasDecorator('translations') ? { translations: app.translations } : {}),
       }),

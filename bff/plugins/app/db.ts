@@ -9,6 +9,7 @@ import {
 } from '../../db';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
+import { importUploadsDir } from '../../services/image-storage';
 
 /** Readiness of the database (issue 13 item 5): open and migrated. */
 export interface DatabaseReadiness {
@@ -49,7 +50,8 @@ export interface DbPluginOptions {
 const WITHOUT_DATABASE = new Set(['/healthz', '/readyz']);
 
 /**
- * Opens the database chosen by the configuration, migrates it, and closes it with the app. With
+ * Opens the database chosen by the configuration, migrates it, moves the files of `<DATA_DIR>/uploads`
+ * into it (`importUploadsDir`, issue 14 item 1; not for a given `handle`), and closes it with the app. With
  * `background`, opening and migrating run while the server already listens: every request but `/healthz`
  * and `/readyz` (sessions are read from the cookie of any request) then waits for them, at most `waitMs`,
  * and answers 503 ONB_NOT_READY with `Retry-After` past that or when the database could not be opened.
@@ -76,6 +78,14 @@ export default fp<DbPluginOptions>(
     let ready = false;
     const whenReady = (handle.opened ?? Promise.resolve())
       .then(() => migrateToLatest(handle.db, handle.schema))
+      // Files kept on disk before issue 14 move into the database once (a database given by the caller,
+      // as tests do, is not the data folder's: nothing is imported into it).
+      .then(async () => {
+        if (opts.handle) return;
+        const { imported, skipped } = await importUploadsDir(handle.db, opts.config.dataDir);
+        if (imported > 0 || skipped.length > 0)
+          app.log.info({ imported, skipped }, 'files of DATA_DIR/uploads moved into the database');
+      })
       .then(() => {
         ready = true;
         app.log.debug({ kind: handle.kind }, 'database ready');

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import sharp from 'sharp';
 import type { Config } from '../../config';
-import { createFileImageStorage, type ImageStorage } from '../../services/image-storage';
+import { createDatabaseImageStorage, type ImageStorage } from '../../services/image-storage';
 import { createImageService, loadImageRequirements, type ImageService } from '../../services/images';
 
 declare module 'fastify' {
@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** Options: the configuration, the clock, and a storage to use instead of `<DATA_DIR>/uploads`. */
+/** Options: the configuration, the clock, and a storage to use instead of table stored_files. */
 export interface ImagesPluginOptions {
   config: Config;
   now: () => number;
@@ -20,8 +20,8 @@ export interface ImagesPluginOptions {
 
 /**
  * Decorates `app.images` over `app.db`: requirements from bff/screens/data/image-requirements.json (with
- * IMAGES_MIN_TOTAL; the server refuses to start when the file is not valid), files under
- * `<DATA_DIR>/uploads/`, the delete window of IMAGES_DELETE_WINDOW_MS, rejection texts from the
+ * IMAGES_MIN_TOTAL; the server refuses to start when the file is not valid), files in
+ * table stored_files (issue 14 item 1), the delete window of IMAGES_DELETE_WINDOW_MS, rejection texts from the
  * translations; every save of a lead's room categories brings its images task up to date in the same
  * transaction. libvips' operation cache is turned off: every upload is a new image, so caching only
  * holds memory. libvips works on each image with {@link SHARP_THREADS} thread (issue 13 item 7): each
@@ -36,7 +36,7 @@ export default fp<ImagesPluginOptions>(
     sharp.cache(false);
     sharp.concurrency(SHARP_THREADS);
     const images = createImageService(app.db, {
-      storage: storage ?? createFileImageStorage(config.dataDir),
+      storage: storage ?? createDatabaseImageStorage(app.db),
       requirements: loadImageRequirements(config.imagesMinTotal),
       deleteWindowMs: config.imagesDeleteWindowMs,
       translate: (locale, key) => app.translations.translate(locale, key),

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { createFileImageStorage, type ImageStorage } from '../../services/image-storage';
+import { createDatabaseImageStorage, type ImageStorage } from '../../services/image-storage';
 import { createKycService, type KycService, type VerifiedContacts } from '../../services/kyc';
 import { createTextRecogniser, type TextRecogniser } from '../../services/ocr';
 
@@ -21,15 +21,15 @@ export interface KycPluginOptions {
 }
 
 /**
- * Decorates `app.kyc` over `app.db`: document copies under `<DATA_DIR>/uploads/kyc/`, text recognition
+ * Decorates `app.kyc` over `app.db`: document copies in table stored_files (keys `kyc/…`), text recognition
  * with tesseract.js (its worker starts with the first document and ends with the server). Documents left
  * `processing` by a restart are recognised again once the server is ready.
  */
 export default fp<KycPluginOptions>(
-  async (app, { config, now, contacts, storage, recogniser }) => {
+  async (app, { now, contacts, storage, recogniser }) => {
     const ocr = recogniser ?? createTextRecogniser();
     const service = createKycService(app.db, {
-      storage: storage ?? createFileImageStorage(config.dataDir),
+      storage: storage ?? createDatabaseImageStorage(app.db),
       recogniser: ocr,
       contacts,
       translate: (locale, key) => app.translations.translate(locale, key),

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -260,7 +260,9 @@ describe('uploading a photo', () => {
     const display = await getFile(image.url);
     expect(display.statusCode).toBe(200);
     expect(display.headers['content-type']).toBe('image/jpeg');
-    expect(display.headers['cache-control']).toBe('private, max-age=3600');
+    // The variant never changes under its URL: cached for a year, and revalidated by its strong ETag.
+    expect(display.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(display.headers.etag).toMatch(/^"[0-9a-f]{64}"$/);
     expect(display.headers['x-content-type-options']).toBe('nosniff');
     const d = await sharp(display.rawPayload).metadata();
     expect([d.format, d.width, d.height]).toEqual(['jpeg', 2048, 1280]);
@@ -418,7 +420,7 @@ describe('uploading a photo', () => {
     // A different photograph is fine, and nothing of the refused ones was kept.
     await uploaded(id, photo('nature/LadyBird.jpg'));
     expect((await rowsOf(id)).length).toBe(2);
-    expect(readdirSync(join(dataDir, 'uploads', (await leadRowId(id))!)).length).toBe(4);
+    expect(await storedKeysOf(id)).toHaveLength(4);
   });
 
   it('answers a retried upload (same client_upload_id) with the same image: 200, one row', async () => {
@@ -450,10 +452,18 @@ describe('uploading a photo', () => {
       expect(meta.xmp).toBeUndefined();
       expect(bytes.toString('latin1')).not.toContain('OnboardTestCam');
     }
-    const dir = join(dataDir, 'uploads', (await leadRowId(id))!);
-    const files = readdirSync(dir);
-    expect(files.sort()).toEqual([`${image.image_id}-display.jpg`, `${image.image_id}-thumb.jpg`]);
-    for (const f of files) expect(readFileSync(join(dir, f)).equals(withGps)).toBe(false);
+    const leadId = (await leadRowId(id))!;
+    const files = await app.db
+      .selectFrom('stored_files')
+      .select(['key', 'bytes'])
+      .where('key', 'like', `${leadId}/%`)
+      .orderBy('key')
+      .execute();
+    expect(files.map((f) => f.key)).toEqual([
+      `${leadId}/${image.image_id}-display.jpg`,
+      `${leadId}/${image.image_id}-thumb.jpg`,
+    ]);
+    for (const f of files) expect(Buffer.from(f.bytes).equals(withGps)).toBe(false);
   });
 
   it('needs the fields before the file, a known category and a multipart body', async () => {
@@ -515,6 +525,17 @@ describe('uploading a photo', () => {
 });
 
 /** The `leads.id` of a property_unique_id (the folder of its files). */
+/** The keys of the files stored for the lead `id` (table stored_files), sorted. */
+async function storedKeysOf(id: string): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('stored_files')
+    .select('key')
+    .where('key', 'like', `${(await leadRowId(id))!}/%`)
+    .orderBy('key')
+    .execute();
+  return rows.map((r) => r.key);
+}
+
 async function leadRowId(id: string): Promise<string | undefined> {
   return (
     await app.db.selectFrom('leads').select('id').where('property_unique_id', '=', id).executeTakeFirst()

@@ -1,10 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ImageFileQuery, ImageParams, LeadParams } from '../../../schemas/generated/types';
 import multipartPlugin from '../../plugins/external/multipart';
-import { MAX_IMAGE_BYTES } from '../../services/images';
+import { createIdempotencyService, requestFingerprint } from '../../services/idempotency';
+import { MAX_IMAGE_BYTES, readLimited, type UploadOutcome } from '../../services/images';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
 import { userOf } from '../signed-in';
+import {
+  IMMUTABLE_PRIVATE,
+  idempotencyKeyOf,
+  idempotentHeaders,
+  notModifiedResponse,
+  sendStoredFile,
+} from '../stored-files';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
 
@@ -14,6 +23,7 @@ const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/images';
  * 404 ONB_LEAD_NOT_FOUND. Multipart is registered for the upload route's scope only.
  */
 export default async function imageRoutes(app: FastifyInstance) {
+  const idempotency = createIdempotencyService(app.db);
   const common = {
     tags: ['images'],
     security: [{ session: [] }],
@@ -28,11 +38,12 @@ export default async function imageRoutes(app: FastifyInstance) {
         validatorCompiler: uploadValidatorCompiler(scope.validatorCompiler),
         schema: {
           ...common,
+          headers: idempotentHeaders,
           operationId: 'uploadPropertyImage',
           summary:
             'Upload one photo of a property (multipart: category, room_category when needed, client_upload_id, then file)',
           description:
-            "multipart/form-data with the fields `category` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 201 with the new image; 200 with the stored one when client_upload_id was used before on this property (a retry; the file is not read). Refusals: upload disabled for the property, 403 'You are not allowed to upload images'; unknown category, 400 'Invalid Input' field category; a room photo (the category with min_per_room_category) of a lead with saved room categories must name one of them in `room_category` (before the file), and no other upload may send it: else 400 'Invalid Input' field room_category; over 10485760 bytes, 413 (the upload is cut at the limit); not JPEG/PNG by content, 415; corrupt, truncated or over 50 megapixels, 422 'Image Upload Failed. Please try again.'; the same file or the same picture re-encoded or resized as an active photo of the property, 409 'This image has already been uploaded. Please re-upload a new image' (nothing stored). A portrait photo is stored as rejected VERTICAL, one under 1000 × 1000 px as rejected RESOLUTION (SPEC §5); the stored copies are re-encoded JPEGs without metadata. The images task of the checklist follows.",
+            "multipart/form-data with the fields `category` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 201 with the new image; 200 with the stored one when client_upload_id was used before on this property (a retry; the file is not read). Refusals: upload disabled for the property, 403 'You are not allowed to upload images'; unknown category, 400 'Invalid Input' field category; a room photo (the category with min_per_room_category) of a lead with saved room categories must name one of them in `room_category` (before the file), and no other upload may send it: else 400 'Invalid Input' field room_category; over 10485760 bytes, 413 (the upload is cut at the limit); not JPEG/PNG by content, 415; corrupt, truncated or over 50 megapixels, 422 'Image Upload Failed. Please try again.'; the same file or the same picture re-encoded or resized as an active photo of the property, 409 'This image has already been uploaded. Please re-upload a new image' (nothing stored). A portrait photo is stored as rejected VERTICAL, one under 1000 × 1000 px as rejected RESOLUTION (SPEC §5); the stored copies are re-encoded JPEGs without metadata. The images task of the checklist follows. Retries (issue 14 item 5): the same bytes as an active photo in the same category (and room_category) answer that photo again with 201, nothing stored; with an `Idempotency-Key` header (the file is then read to fingerprint the request), a retry by the same user answers the first answer (same status and body) from any instance, and the same key with a different request (fields or file) answers 422 ONB_IDEMPOTENCY_KEY_REUSED.",
           consumes: ['multipart/form-data'],
           params: ref('api/lead-params.schema.json'),
           body: ref('api/upload-image-form.schema.json'),
@@ -49,26 +60,56 @@ export default async function imageRoutes(app: FastifyInstance) {
       async (request, reply) => {
         const user = userOf(request);
         const id = request.params.property_unique_id;
+        const key = idempotencyKeyOf(request);
         return readUploadParts(request, reply, ['category', 'client_upload_id'], async ({ fields, file }) => {
-          const { created, ...data } = await app.images.upload(user.id, id, {
-            category: fields.get('category')!,
-            roomCategory: fields.get('room_category'),
-            clientUploadId: fields.get('client_upload_id')!,
-            file,
-            locale: request.locale,
-          });
+          const category = fields.get('category')!;
+          const roomCategory = fields.get('room_category');
+          const clientUploadId = fields.get('client_upload_id')!;
+          // With a key, the request's fingerprint includes the file: it is read here, once.
+          const bytes = key === undefined ? undefined : await readLimited(file, MAX_IMAGE_BYTES);
+          const fingerprint = bytes
+            ? requestFingerprint([
+                'uploadPropertyImage',
+                id,
+                category,
+                roomCategory ?? null,
+                clientUploadId,
+                createHash('sha256').update(bytes).digest('hex'),
+              ])
+            : '';
+          let outcome: UploadOutcome | undefined;
+          const answer = await idempotency.run(
+            { userId: user.id, key, fingerprint },
+            ({ created: _created, status, ...data }: UploadOutcome) => ({
+              status,
+              body: { success: true, data },
+            }),
+            async (step) => {
+              outcome = await app.images.upload(user.id, id, {
+                category,
+                roomCategory,
+                clientUploadId,
+                file,
+                ...(bytes ? { bytes } : {}),
+                idempotency: step,
+                locale: request.locale,
+              });
+              return outcome;
+            },
+          );
           request.log.info(
             {
               userId: user.id,
               propertyUniqueId: id,
-              imageId: data.image.image_id,
-              status: data.image.status,
-              created,
+              imageId: outcome?.image.image_id,
+              status: outcome?.image.status,
+              created: outcome?.created ?? false,
+              replayed: answer.replayed,
             },
             'property image uploaded',
           );
-          reply.code(created ? 201 : 200);
-          return { success: true, data };
+          reply.code(answer.status);
+          return answer.body;
         });
       },
     );
@@ -127,25 +168,19 @@ export default async function imageRoutes(app: FastifyInstance) {
         summary: "A photo's display copy or thumbnail (JPEG), for the property's owner only",
         params: ref('api/image-params.schema.json'),
         querystring: ref('api/image-file-query.schema.json'),
+        description:
+          "The stored variant never changes under its URL (a new photo has a new id): strong ETag (the SHA-256 of the bytes), `Cache-Control: private, max-age=31536000, immutable`, and 304 without a body when If-None-Match names the ETag. Ownership is checked before the tag is read: another owner's photo answers 404 whatever If-None-Match says.",
         response: {
           200: jpegFileResponse,
+          304: notModifiedResponse,
           ...errorResponses,
         },
       },
     },
     async (request, reply) => {
       const { property_unique_id: id, image_id: imageId } = request.params;
-      const bytes = await app.images.file(
-        userOf(request).id,
-        id,
-        imageId,
-        request.query.variant ?? 'display',
-      );
-      return reply
-        .type('image/jpeg')
-        .header('cache-control', 'private, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .send(bytes);
+      const file = await app.images.file(userOf(request).id, id, imageId, request.query.variant ?? 'display');
+      return sendStoredFile(request, reply, file, IMMUTABLE_PRIVATE, 'ONB_IMAGE_NOT_FOUND');
     },
   );
 }

@@ -12,6 +12,7 @@ import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
 import { userOf } from '../signed-in';
+import { notModifiedResponse, sendStoredFile } from '../stored-files';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
 
@@ -165,24 +166,16 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         querystring: ref('api/kyc-document-file-query.schema.json'),
         response: {
           200: jpegFileResponse,
+          304: notModifiedResponse,
           ...errorResponses,
         },
       },
     },
     async (request, reply) => {
       const { property_unique_id: id, document_id: documentId } = request.params;
-      const bytes = await app.kyc.file(
-        userOf(request).id,
-        id,
-        documentId,
-        request.query.variant ?? 'display',
-      );
-      // An identity document is never kept by caches, shared or private.
-      return reply
-        .type('image/jpeg')
-        .header('cache-control', 'no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(bytes);
+      const file = await app.kyc.file(userOf(request).id, id, documentId, request.query.variant ?? 'display');
+      // An identity document is never kept by caches, shared or private (its ETag still allows a 304).
+      return sendStoredFile(request, reply, file, 'no-store', 'ONB_KYC_DOCUMENT_NOT_FOUND');
     },
   );
 }

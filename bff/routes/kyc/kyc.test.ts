@@ -131,8 +131,30 @@ describe('KYC documents', () => {
     const meta = await sharp(thumb.rawPayload).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.width).toBe(400);
+    // Both copies are rows of stored_files (issue 14 item 1), the thumbnail tagged by its SHA-256.
+    const files = await app.db
+      .selectFrom('stored_files')
+      .select(['key', 'sha256'])
+      .where('key', 'like', `kyc/%/${doc.document_id}-%`)
+      .orderBy('key')
+      .execute();
+    expect(files.map((f) => f.key.split('/').at(-1))).toEqual([
+      `${doc.document_id}-display.jpg`,
+      `${doc.document_id}-thumb.jpg`,
+    ]);
+    expect(thumb.headers.etag).toBe(`"${files[1]!.sha256}"`);
+    const unchanged = await app.inject({
+      url: doc.thumbnail_url,
+      headers: { cookie: owner, 'if-none-match': thumb.headers.etag as string },
+    });
+    expect(unchanged.statusCode).toBe(304);
 
     expect((await app.inject({ url: doc.thumbnail_url, headers: { cookie: other } })).statusCode).toBe(404);
+    const tagged = await app.inject({
+      url: doc.thumbnail_url,
+      headers: { cookie: other, 'if-none-match': thumb.headers.etag as string },
+    });
+    expect(tagged.statusCode).toBe(404);
     expect((await app.inject({ url: doc.thumbnail_url })).statusCode).toBe(401);
     const foreign = await app.inject({
       url: `${kyc(id)}/documents/${doc.document_id}`,

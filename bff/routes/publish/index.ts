@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { LeadParams } from '../../../schemas/generated/types';
+import type { LeadParams, PublishChangesResult, PublishResult } from '../../../schemas/generated/types';
+import { createIdempotencyService, requestFingerprint } from '../../services/idempotency';
 import { errorResponses, ok, ref } from '../responses';
 import { userOf } from '../signed-in';
+import { idempotencyKeyOf, idempotentHeaders } from '../stored-files';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id';
 
@@ -11,6 +13,7 @@ const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id';
  * signed-in user's leads: another user's property_unique_id answers 404 ONB_LEAD_NOT_FOUND.
  */
 export default async function publishRoutes(app: FastifyInstance) {
+  const idempotency = createIdempotencyService(app.db);
   const common = {
     tags: ['publish'],
     security: [{ session: [] }],
@@ -47,17 +50,27 @@ export default async function publishRoutes(app: FastifyInstance) {
     {
       schema: {
         ...common,
+        headers: idempotentHeaders,
         operationId: 'publishProperty',
         summary: "Publish the property: hotels go live, holiday homes go 'Under review' (idempotent)",
         description:
-          "No body. Needs every checklist task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A hotel becomes LIVE ('Property is live'); a holiday home (brand OVH) UNDER_REVIEW (an expert reaches out). Completes the review task. A lead has one listing: publishing again, or two calls at once, answer the same listing_id (already_published true for the later ones). The client then goes to `next` (the Welcome Aboard screen).",
+          "No body. Needs every checklist task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A hotel becomes LIVE ('Property is live'); a holiday home (brand OVH) UNDER_REVIEW (an expert reaches out). Completes the review task. A lead has one listing: publishing again, or two calls at once, answer the same listing_id (already_published true for the later ones). The client then goes to `next` (the Welcome Aboard screen). With an `Idempotency-Key` header, a retry answers the first answer exactly (already_published as it was then), from any instance.",
         response: { 200: ok(ref('api/publish-result.schema.json')), ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = userOf(request);
       const id = request.params.property_unique_id;
-      const result = await app.publish.publish(user.id, id);
+      const answer = await idempotency.run(
+        {
+          userId: user.id,
+          key: idempotencyKeyOf(request),
+          fingerprint: requestFingerprint(['publishProperty', id]),
+        },
+        (data: PublishResult) => ({ status: 200, body: { success: true, data } }),
+        (step) => app.publish.publish(user.id, id, step),
+      );
+      const result = (answer.body as { data: PublishResult }).data;
       request.log.info(
         {
           userId: user.id,
@@ -65,10 +78,12 @@ export default async function publishRoutes(app: FastifyInstance) {
           listingId: result.listing_id,
           status: result.status,
           alreadyPublished: result.already_published,
+          replayed: answer.replayed,
         },
         'property published',
       );
-      return { success: true, data: result };
+      reply.code(answer.status);
+      return answer.body;
     },
   );
 
@@ -77,22 +92,38 @@ export default async function publishRoutes(app: FastifyInstance) {
     {
       schema: {
         ...common,
+        headers: idempotentHeaders,
         operationId: 'publishChanges',
         summary: "Put a live property's saved changes on its listing",
         description:
-          "No body. Once published, the owner's saves and drafts change the lead's sections only; the listing (the review's property_details, the dashboard's title and city) keeps what was published until this call. Same checks as publishProperty: every task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A lead never published answers 409 ONB_LISTING_NOT_PUBLISHED. published_tasks lists the tasks that went live (empty when nothing was waiting).",
+          "No body. Once published, the owner's saves and drafts change the lead's sections only; the listing (the review's property_details, the dashboard's title and city) keeps what was published until this call. Same checks as publishProperty: every task but review completed and no rejected photo (else 422 ONB_PUBLISH_NOT_READY with details.missing_tasks and details.rejected_image_count). A lead never published answers 409 ONB_LISTING_NOT_PUBLISHED. published_tasks lists the tasks that went live (empty when nothing was waiting). With an `Idempotency-Key` header, a retry answers the first answer (the same published_tasks), from any instance.",
         response: { 200: ok(ref('api/publish-changes-result.schema.json')), ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = userOf(request);
       const id = request.params.property_unique_id;
-      const result = await app.publish.publishChanges(user.id, id);
+      const answer = await idempotency.run(
+        {
+          userId: user.id,
+          key: idempotencyKeyOf(request),
+          fingerprint: requestFingerprint(['publishChanges', id]),
+        },
+        (data: PublishChangesResult) => ({ status: 200, body: { success: true, data } }),
+        (step) => app.publish.publishChanges(user.id, id, step),
+      );
+      const result = (answer.body as { data: PublishChangesResult }).data;
       request.log.info(
-        { userId: user.id, propertyUniqueId: id, publishedTasks: result.published_tasks },
+        {
+          userId: user.id,
+          propertyUniqueId: id,
+          publishedTasks: result.published_tasks,
+          replayed: answer.replayed,
+        },
         'property changes published',
       );
-      return { success: true, data: result };
+      reply.code(answer.status);
+      return answer.body;
     },
   );
 }
