@@ -29,6 +29,7 @@ import compressPlugin from './plugins/external/compress';
 import cookiePlugin from './plugins/external/cookie';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
+import underPressurePlugin from './plugins/external/under-pressure';
 import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
@@ -181,7 +182,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     defaultLocale: config.defaultLocale,
     ...(opts.localesDir ? { dir: opts.localesDir } : {}),
   });
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { databaseRetryAfterS: config.databaseRetryAfterS });
   await app.register(helmetPlugin, {
     production: config.nodeEnv === 'production',
     mapTileUrl: config.mapTileUrl,
@@ -199,6 +200,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       (request.method === 'GET' || request.method === 'HEAD') &&
       clientFiles.has(request.url.split('?', 1)[0] ?? ''),
   });
+  await app.register(underPressurePlugin, { pressure: config.pressure });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
   await app.register(dbPlugin, {

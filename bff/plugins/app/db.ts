@@ -56,12 +56,17 @@ const WITHOUT_DATABASE = new Set(['/healthz', '/readyz']);
  */
 export default fp<DbPluginOptions>(
   async (app, opts) => {
-    const handle = opts.handle ?? connectDatabase(targetFromConfig(opts.config));
+    const handle =
+      opts.handle ??
+      connectDatabase(targetFromConfig(opts.config), {
+        connectTimeoutMs: opts.config.databaseConnectTimeoutMs,
+        queryTimeoutMs: opts.config.databaseQueryTimeoutMs,
+      });
     if (!opts.handle) app.addHook('onClose', async () => handle.close());
 
     let ready = false;
     const whenReady = (handle.opened ?? Promise.resolve())
-      .then(() => migrateToLatest(handle.db, handle.schema))
+      .then(() => (handle.migrate ? handle.migrate() : migrateToLatest(handle.db, handle.schema)))
       .then(() => {
         ready = true;
         app.log.debug({ kind: handle.kind }, 'database ready');

@@ -1,0 +1,32 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config';
+import { onboardError } from '../../errors';
+
+/** Paths never shed: liveness answers whatever the load; readiness says 503 itself when under pressure. */
+const NOT_SHED = new Set(['/healthz', '/readyz']);
+
+/**
+ * Load shedding (issue 14 item 4) with @fastify/under-pressure: every `sampleIntervalMs` the mean event-loop
+ * delay, the V8 heap used and the resident set size are measured; while one is past its limit
+ * (`Config.pressure`, a limit of 0 is off) every request but /healthz and /readyz is answered at once 503
+ * ONB_UNDER_PRESSURE in the API's error shape (bff/errors.ts, the generic error text of SPEC §8) with
+ * `Retry-After: retryAfterS`. Decorates `app.isUnderPressure()` and `app.memoryUsage()`.
+ */
+export default fp<{ pressure: Config['pressure'] }>(
+  async (app, { pressure }) => {
+    await app.register(underPressure, {
+      maxEventLoopDelay: pressure.maxEventLoopDelayMs,
+      maxHeapUsedBytes: pressure.maxHeapUsedBytes,
+      maxRssBytes: pressure.maxRssBytes,
+      sampleInterval: pressure.sampleIntervalMs,
+      pressureHandler: async (request: FastifyRequest, _reply, type, value) => {
+        if (NOT_SHED.has(request.url.split('?', 1)[0] ?? '')) return;
+        request.log.warn({ type, value }, 'under pressure: request shed');
+        throw onboardError('ONB_UNDER_PRESSURE', { retryAfterS: pressure.retryAfterS });
+      },
+    });
+  },
+  { name: 'under-pressure', dependencies: ['errors'] },
+);
