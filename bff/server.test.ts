@@ -1,0 +1,208 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { uniquePhone } from './test-helpers';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LEADS = '/hms_ms/api/v1/onboard/leads';
+
+/** The server process (`tsx bff/server.ts`) with its log lines (JSON, one per line) collected. */
+interface Server {
+  child: ChildProcess;
+  port: number;
+  logs: Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+/** Starts bff/server.ts on a free port with PGlite in a fresh folder; resolves once the database is ready. */
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), [join(root, 'bff', 'server.ts')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_MAX: '0',
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  afterAll(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const logs: Record<string, unknown>[] = [];
+  let buffered = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await vi.waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
+      expect(logs.some((l) => l.msg === 'database ready')).toBe(true);
+    },
+    { timeout: 90_000, interval: 100 },
+  );
+  const opened = logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('open http://localhost:'));
+  const port = Number(/localhost:(\d+)/.exec(String(opened?.msg))?.[1]);
+  return { child, port, logs, exited };
+}
+
+/** A JSON call to the server; answers status, body and the cookies it set. */
+async function call(port: number, method: string, path: string, body?: unknown, cookie?: string) {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(cookie ? { cookie } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';', 1)[0]);
+  return { status: res.status, json: (await res.json()) as Record<string, unknown>, cookies };
+}
+
+/** Signs a new owner in through the development outbox and creates a lead; answers the cookie and lead id. */
+async function ownerWithLead(port: number): Promise<{ cookie: string; leadId: string }> {
+  const phone = uniquePhone();
+  expect((await call(port, 'POST', '/hms_ms/api/v2/request_otp', { phone, purpose: 'sign_up' })).status).toBe(
+    200,
+  );
+  const outbox = await (await fetch(`http://127.0.0.1:${port}/__dev/outbox`)).json();
+  const code = (outbox as { to: string; code: string }[]).find((e) => e.to === phone)?.code;
+  const verified = await call(port, 'POST', '/hms_ms/api/v2/verify_otp', {
+    phone,
+    purpose: 'sign_up',
+    otp: code,
+  });
+  expect(verified.status).toBe(200);
+  const cookie = verified.cookies.join('; ');
+  const lead = await call(
+    port,
+    'POST',
+    LEADS,
+    { title: 'Sea View Residency', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
+    cookie,
+  );
+  expect(lead.status, JSON.stringify(lead.json)).toBe(201);
+  const leadId = (lead.json as { data: { lead: { property_unique_id: string } } }).data.lead
+    .property_unique_id;
+  return { cookie, leadId };
+}
+
+/** Whether a new TCP connection to `port` is refused. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('graceful shutdown (SIGTERM)', () => {
+  it('refuses new connections, finishes an upload in flight with its normal answer, then exits 0', async () => {
+    const server = await startServer({ SHUTDOWN_TIMEOUT_MS: '60000' });
+    const { port } = server;
+    const { cookie, leadId } = await ownerWithLead(port);
+
+    // A landscape photo of noise, 1400 × 1050 (accepted: over 1000 × 1000, not portrait).
+    const noise = Buffer.alloc(1400 * 1050 * 3);
+    for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 7919 + (i >> 9) * 31) & 0xff;
+    const jpeg = await sharp(noise, { raw: { width: 1400, height: 1050, channels: 3 } })
+      .jpeg()
+      .toBuffer();
+    const boundary = `----shutdown${randomUUID()}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nroom\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="client_upload_id"\r\n\r\n${randomUUID()}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const body = Buffer.concat([head, jpeg, tail]);
+    const half = head.length + Math.floor(jpeg.length / 2);
+
+    let markClosing!: () => void;
+    const closingLogged = new Promise<void>((resolve) => {
+      markClosing = resolve;
+    });
+    // The upload starts: headers and half of the body are sent, then it stalls.
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `${LEADS}/${leadId}/images`,
+          headers: {
+            cookie,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': body.length,
+          },
+        },
+        (res: IncomingMessage) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.subarray(0, half));
+      // The rest is sent once the server is shutting down (below).
+      void closingLogged.then(() => req.end(body.subarray(half)));
+    });
+    await vi.waitFor(
+      () =>
+        expect(
+          server.logs.some((l) => (l.req as { url?: string } | undefined)?.url?.endsWith('/images')),
+        ).toBe(true),
+      { timeout: 10_000, interval: 50 },
+    );
+
+    server.child.kill('SIGTERM');
+    await vi.waitFor(() => expect(server.logs.some((l) => l.msg === 'closing')).toBe(true), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    // No new connection once closing.
+    await vi.waitFor(async () => expect(await refused(port)).toBe(true), { timeout: 10_000, interval: 50 });
+    expect(server.child.exitCode).toBeNull();
+    markClosing();
+
+    const res = await answer;
+    expect(res.status, res.body).toBe(201);
+    expect(JSON.parse(res.body)).toMatchObject({ success: true, data: { image: { status: 'accepted' } } });
+    expect(await server.exited).toBe(0);
+  }, 180_000);
+});
