@@ -340,6 +340,8 @@ describe('Screen', () => {
 
     const card = await view.findByRole('alert');
     expect(card).toHaveTextContent('Internal Server Error');
+    // Retry is focused (the failed Save may be far below the card).
+    expect(view.getByRole('button', { name: 'Retry' })).toHaveFocus();
     expect(shell.toast).not.toHaveBeenCalled();
     // What was typed is still there, and can be changed before retrying.
     expect(view.getByRole('textbox')).toHaveValue('Sea View');

@@ -191,13 +191,19 @@ export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElemen
  */
 export function RetryCard({ message, onRetry }: { message: string; onRetry: () => void }): ReactElement {
   const { t } = useTranslation();
+  const retryRef = useRef<HTMLButtonElement>(null);
+  // The Save that failed is usually at the bottom of a long form: Retry is brought into view and focused.
+  useEffect(() => {
+    retryRef.current?.focus();
+    retryRef.current?.scrollIntoView?.({ block: 'center' });
+  }, []);
   return (
     <Card role="alert" variant="outlined" data-testid="retry-card">
       <CardContent>
         <Typography>{message}</Typography>
       </CardContent>
       <CardActions>
-        <Button variant="contained" onClick={onRetry}>
+        <Button ref={retryRef} variant="contained" onClick={onRetry}>
           {t('shell.actions.retry')}
         </Button>
       </CardActions>
