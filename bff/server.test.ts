@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -116,6 +115,31 @@ async function ownerWithLead(port: number): Promise<{ cookie: string; leadId: st
   return { cookie, leadId };
 }
 
+/** HTTP/1.1 responses read from one connection (each with a Content-Length body). */
+function splitResponses(raw: Buffer): { status: number; headers: Record<string, string>; body: string }[] {
+  const out: { status: number; headers: Record<string, string>; body: string }[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine = '', ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+      }),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    out.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: rest.subarray(end + 4, end + 4 + length).toString('utf8'),
+    });
+    rest = rest.subarray(end + 4 + length);
+  }
+  return out;
+}
+
 /** Whether a new TCP connection to `port` is refused. */
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -129,7 +153,7 @@ function refused(port: number): Promise<boolean> {
 }
 
 describe('graceful shutdown (SIGTERM)', () => {
-  it('refuses new connections, finishes an upload in flight with its normal answer, then exits 0', async () => {
+  it('refuses new connections, finishes an upload in flight with its normal answer, answers a later request on its connection 503, then exits 0', async () => {
     const server = await startServer({ SHUTDOWN_TIMEOUT_MS: '60000' });
     const { port } = server;
     const { cookie, leadId } = await ownerWithLead(port);
@@ -150,38 +174,20 @@ describe('graceful shutdown (SIGTERM)', () => {
     const body = Buffer.concat([head, jpeg, tail]);
     const half = head.length + Math.floor(jpeg.length / 2);
 
-    let markClosing!: () => void;
-    const closingLogged = new Promise<void>((resolve) => {
-      markClosing = resolve;
+    // The upload starts on a raw keep-alive connection: headers and half of the body, then it stalls.
+    const socket = connect(port, '127.0.0.1');
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
     });
-    // The upload starts: headers and half of the body are sent, then it stalls.
-    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: `${LEADS}/${leadId}/images`,
-          headers: {
-            cookie,
-            'content-type': `multipart/form-data; boundary=${boundary}`,
-            'content-length': body.length,
-          },
-        },
-        (res: IncomingMessage) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => {
-            text += c;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-        },
-      );
-      req.on('error', reject);
-      req.write(body.subarray(0, half));
-      // The rest is sent once the server is shutting down (below).
-      void closingLogged.then(() => req.end(body.subarray(half)));
-    });
+    const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST ${LEADS}/${leadId}/images HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n` +
+        `Cookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, half));
     await vi.waitFor(
       () =>
         expect(
@@ -198,11 +204,23 @@ describe('graceful shutdown (SIGTERM)', () => {
     // No new connection once closing.
     await vi.waitFor(async () => expect(await refused(port)).toBe(true), { timeout: 10_000, interval: 50 });
     expect(server.child.exitCode).toBeNull();
-    markClosing();
 
-    const res = await answer;
-    expect(res.status, res.body).toBe(201);
-    expect(JSON.parse(res.body)).toMatchObject({ success: true, data: { image: { status: 'accepted' } } });
+    // The rest of the upload, and a second request behind it on the same connection.
+    socket.write(body.subarray(half));
+    socket.write(`GET /hms_ms/api/v1/global_info HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await socketClosed;
+    const [first, second] = splitResponses(received);
+    // The upload in flight is answered as usual.
+    expect(first?.status, first?.body).toBe(201);
+    expect(JSON.parse(first!.body)).toMatchObject({ success: true, data: { image: { status: 'accepted' } } });
+    // The request that came after SIGTERM: 503 in the API's error shape, with Retry-After, and the connection closed.
+    expect(second?.status).toBe(503);
+    expect(second?.headers['retry-after']).toBe('1');
+    expect(second?.headers.connection).toBe('close');
+    expect(JSON.parse(second!.body)).toMatchObject({
+      success: false,
+      error: { code: 'ONB_NOT_READY', message: 'Internal Server Error' },
+    });
     expect(await server.exited).toBe(0);
   }, 180_000);
 });

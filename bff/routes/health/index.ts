@@ -24,7 +24,7 @@ export default async function healthRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const unavailable = () =>
         reply.code(503).header('retry-after', READY_RETRY_AFTER_S).send({ status: 'unavailable' });
-      if (!app.dbReadiness.ready) return unavailable();
+      if (!app.dbReadiness.ready || app.lifecycle.draining) return unavailable();
       if (app.hasDecorator('isUnderPressure') && app.isUnderPressure()) return unavailable();
       try {
         await sql`select 1`.execute(app.db);
