@@ -165,15 +165,15 @@ export interface Config {
   /** Requests per minute per client IP; 0 turns the limiter off (RATE_LIMIT_MAX, default 300). */
   rateLimitMax: number;
   /**
-   * PostgreSQL only (DATABASE_URL): a new connection, or a wait for a free one in the pool, fails after this
-   * many ms (DATABASE_CONNECT_TIMEOUT_MS, default 5000); the request then answers 503 with Retry-After
+   * A new PostgreSQL connection, or a wait for a free one in the pool (PGlite: for its one connection held
+   * by other work), fails after this many ms (DATABASE_CONNECT_TIMEOUT_MS, default 5000); the request then answers 503 with Retry-After
    * (issue 14 item 4).
    */
   databaseConnectTimeoutMs: number;
   /**
    * Every query fails after this many ms (DATABASE_QUERY_TIMEOUT_MS, default 10000): PostgreSQL's
-   * `statement_timeout` and the client's `query_timeout`; with PGlite the wait for its answer. The request
-   * answers 503 with Retry-After. Migrations are not bound by it.
+   * `statement_timeout` and the client's `query_timeout` (PGlite runs a query on the process's own thread:
+   * not bounded). The request answers 503 with Retry-After. Migrations are not bound by it.
    */
   databaseQueryTimeoutMs: number;
   /** Retry-After, in seconds, of the 503 answered while the database is unreachable (DATABASE_RETRY_AFTER_S, default 5). */

@@ -154,9 +154,17 @@ function refused(port: number): Promise<boolean> {
 
 describe('graceful shutdown (SIGTERM)', () => {
   it('refuses new connections, finishes an upload in flight with its normal answer, answers a later request on its connection 503, then exits 0', async () => {
-    const server = await startServer({ SHUTDOWN_TIMEOUT_MS: '60000' });
+    const server = await startServer({ SHUTDOWN_TIMEOUT_MS: '60000', OYO_360_CHAT_ENABLED: 'true' });
     const { port } = server;
     const { cookie, leadId } = await ownerWithLead(port);
+
+    // The owner has the support chat open: its event stream must end on shutdown, not hold the process.
+    const stream = await fetch(`http://127.0.0.1:${port}/hms_ms/api/v1/onboard/support/messages/stream`, {
+      headers: { cookie },
+    });
+    expect(stream.status).toBe(200);
+    const events = stream.body!.getReader();
+    expect(new TextDecoder().decode((await events.read()).value)).toContain('retry:');
 
     // A landscape photo of noise, 1400 × 1050 (accepted: over 1000 × 1000, not portrait).
     const noise = Buffer.alloc(1400 * 1050 * 3);
@@ -180,7 +188,11 @@ describe('graceful shutdown (SIGTERM)', () => {
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
     });
-    const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const socketClosed = new Promise<void>((resolve, reject) => {
+      socket.once('close', () => resolve());
+      socket.once('error', reject);
+    });
+    socketClosed.catch(() => {});
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.write(
       `POST ${LEADS}/${leadId}/images HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n` +
@@ -193,17 +205,23 @@ describe('graceful shutdown (SIGTERM)', () => {
         expect(
           server.logs.some((l) => (l.req as { url?: string } | undefined)?.url?.endsWith('/images')),
         ).toBe(true),
-      { timeout: 10_000, interval: 50 },
+      { timeout: 30_000, interval: 50 },
     );
 
     server.child.kill('SIGTERM');
     await vi.waitFor(() => expect(server.logs.some((l) => l.msg === 'closing')).toBe(true), {
-      timeout: 10_000,
+      timeout: 30_000,
       interval: 50,
     });
     // No new connection once closing.
-    await vi.waitFor(async () => expect(await refused(port)).toBe(true), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await refused(port)).toBe(true), { timeout: 30_000, interval: 50 });
     expect(server.child.exitCode).toBeNull();
+
+    // The support stream is ended by the server.
+    for (;;) {
+      const chunk = await events.read();
+      if (chunk.done) break;
+    }
 
     // The rest of the upload, and a second request behind it on the same connection.
     socket.write(body.subarray(half));

@@ -91,31 +91,26 @@ export interface DatabaseHandle {
  * PostgreSQL: `connectTimeoutMs` bounds a new connection and the wait for a free one in the pool
  * (`connectionTimeoutMillis`); `queryTimeoutMs` bounds every statement on the server (`statement_timeout`)
  * and the wait for its answer on the client (`query_timeout`). PGlite (in-process, one connection):
- * `connectTimeoutMs` bounds the wait for the connection, `queryTimeoutMs` the wait for an answer (the query
- * itself cannot be stopped). A bound passed fails the call with {@link DatabaseTimeoutError}.
+ * `connectTimeoutMs` bounds the wait for that connection while other work holds it, failing with
+ * {@link DatabaseTimeoutError}; a query itself runs on the process's own thread and cannot be bounded.
  */
 export interface DatabaseLimits {
   connectTimeoutMs: number;
   queryTimeoutMs: number;
 }
 
-/** A PGlite call that did not get the connection or an answer in time (see {@link DatabaseLimits}). */
+/** A PGlite call that did not get the connection in time (see {@link DatabaseLimits}). */
 export class DatabaseTimeoutError extends Error {
   /** Node's code for a timed-out operation, so the error handler treats it as the database unreachable. */
   readonly code = 'ETIMEDOUT';
-  constructor(what: 'connection' | 'query', ms: number) {
+  constructor(what: 'connection', ms: number) {
     super(`database ${what} timed out after ${ms} ms`);
     this.name = 'DatabaseTimeoutError';
   }
 }
 
 /** `promise`, or a {@link DatabaseTimeoutError} after `ms`; `onLate` gets the value if it arrives after that. */
-function within<T>(
-  promise: Promise<T>,
-  ms: number,
-  what: 'connection' | 'query',
-  onLate?: (value: T) => void,
-) {
+function within<T>(promise: Promise<T>, ms: number, what: 'connection', onLate?: (value: T) => void) {
   return new Promise<T>((resolve, reject) => {
     let late = false;
     const timer = setTimeout(() => {
@@ -136,19 +131,10 @@ function within<T>(
   });
 }
 
-/** A connection whose queries fail with {@link DatabaseTimeoutError} past `ms`. */
-class BoundedConnection implements DatabaseConnection {
-  constructor(
-    readonly inner: DatabaseConnection,
-    private readonly ms: number,
-  ) {}
-  executeQuery: DatabaseConnection['executeQuery'] = (query) =>
-    within(this.inner.executeQuery(query), this.ms, 'query');
-  streamQuery: DatabaseConnection['streamQuery'] = (query, chunkSize) =>
-    this.inner.streamQuery(query, chunkSize);
-}
-
-/** A driver bounded by {@link DatabaseLimits}: acquiring waits at most `connectTimeoutMs`, queries `queryTimeoutMs`. */
+/**
+ * A driver whose `acquireConnection` waits at most `connectTimeoutMs` (PGlite's one connection held by
+ * other work); everything else is the inner driver's.
+ */
 class BoundedDriver implements Driver {
   constructor(
     private readonly inner: Driver,
@@ -157,36 +143,23 @@ class BoundedDriver implements Driver {
   init() {
     return this.inner.init();
   }
-  async acquireConnection(): Promise<DatabaseConnection> {
+  acquireConnection(): Promise<DatabaseConnection> {
     // A connection that arrives after the caller gave up is handed back at once.
-    const conn = await within(
-      this.inner.acquireConnection(),
-      this.limits.connectTimeoutMs,
-      'connection',
-      (late) => {
-        void this.inner.releaseConnection(late);
-      },
-    );
-    return new BoundedConnection(conn, this.limits.queryTimeoutMs);
-  }
-  private unwrap(conn: DatabaseConnection): DatabaseConnection {
-    return conn instanceof BoundedConnection ? conn.inner : conn;
+    return within(this.inner.acquireConnection(), this.limits.connectTimeoutMs, 'connection', (late) => {
+      void this.inner.releaseConnection(late);
+    });
   }
   beginTransaction(conn: DatabaseConnection, settings: TransactionSettings) {
-    return within(
-      this.inner.beginTransaction(this.unwrap(conn), settings),
-      this.limits.queryTimeoutMs,
-      'query',
-    );
+    return this.inner.beginTransaction(conn, settings);
   }
   commitTransaction(conn: DatabaseConnection) {
-    return within(this.inner.commitTransaction(this.unwrap(conn)), this.limits.queryTimeoutMs, 'query');
+    return this.inner.commitTransaction(conn);
   }
   rollbackTransaction(conn: DatabaseConnection) {
-    return within(this.inner.rollbackTransaction(this.unwrap(conn)), this.limits.queryTimeoutMs, 'query');
+    return this.inner.rollbackTransaction(conn);
   }
   releaseConnection(conn: DatabaseConnection) {
-    return this.inner.releaseConnection(this.unwrap(conn));
+    return this.inner.releaseConnection(conn);
   }
   destroy() {
     return this.inner.destroy();

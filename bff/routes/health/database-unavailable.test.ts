@@ -75,7 +75,7 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(coded('57014'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('timeout exceeded when trying to connect'))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailableError(new DatabaseTimeoutError('query', 5))).toBe(true);
+    expect(isDatabaseUnavailableError(new DatabaseTimeoutError('connection', 5))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('wrapped', { cause: coded('ECONNRESET') }))).toBe(true);
     expect(isDatabaseUnavailableError(coded('23505'))).toBe(false);
     expect(isDatabaseUnavailableError(new Error('boom'))).toBe(false);
