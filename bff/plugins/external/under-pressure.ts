@@ -33,7 +33,7 @@ export default fp<{ pressure: Config['pressure'] }>(
       sampleInterval: pressure.sampleIntervalMs,
       pressureHandler: async (request: FastifyRequest, _reply, type, value) => {
         if (NOT_SHED.has(request.url.split('?', 1)[0] ?? '') || Date.now() < sheddingFrom) return;
-        request.log.warn({ type, value }, 'under pressure: request shed');
+        request.log.debug({ type, value }, 'under pressure: request shed');
         throw onboardError('ONB_UNDER_PRESSURE', { retryAfterS: pressure.retryAfterS });
       },
     });
