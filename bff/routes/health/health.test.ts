@@ -111,6 +111,22 @@ describe('under pressure (@fastify/under-pressure)', () => {
     );
   });
 
+  it('sheds past the event-loop delay limit while the loop is blocked, and serves again once it is not', async () => {
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxEventLoopDelayMs: 20 } } });
+    await vi.waitFor(async () => {
+      // The loop is kept busy for a while, so the next sample's mean delay is past 20 ms.
+      const until = performance.now() + 200;
+      while (performance.now() < until) {
+        // busy
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503);
+    });
+    await vi.waitFor(async () =>
+      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200),
+    );
+  });
+
   it('serves as usual under the default limits', async () => {
     const app = await buildTestApp();
     expect(app.isUnderPressure()).toBe(false);
