@@ -29,6 +29,7 @@ import compressPlugin from './plugins/external/compress';
 import cookiePlugin from './plugins/external/cookie';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
+import underPressurePlugin from './plugins/external/under-pressure';
 import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import authRoutes from './routes/auth';
@@ -79,6 +80,16 @@ export function loadDefaultScreenCatalogue(translate: Translate): ScreenCatalogu
   const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate, check: !checked });
   if (!checked) rememberScreensChecked(key, screensCheckStamp);
   return catalogue;
+}
+
+/** Retry-After, in seconds, of a request answered 503 while the server drains before exiting. */
+export const DRAINING_RETRY_AFTER_S = 1;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `draining`: the app is closing (SIGTERM); new requests are answered 503 with Retry-After. */
+    lifecycle: { readonly draining: boolean };
+  }
 }
 
 /** What {@link buildApp} needs; everything but `config` has a production default. */
@@ -149,6 +160,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Only the configured proxies may name the client (X-Forwarded-For); issue 14 item 3.
     ...(config.trustProxy.length > 0 ? { trustProxy: config.trustProxy } : {}),
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests arriving while closing are answered by the draining hook below, in the API's error shape.
+    return503OnClosing: false,
     // Errors the router raises before any route or hook (a malformed URL, a path parameter over
     // maxParamLength): answered in the API's error shape, without echoing the URL.
     frameworkErrors: (err, _request, reply) => sendError(reply, err),
@@ -158,6 +171,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // Draining (issue 14 item 4): once closing, a request that still arrives on an open keep-alive connection
+  // is answered 503 in the API's error shape with Retry-After and `Connection: close` (the balancer or the
+  // client retries elsewhere), instead of Fastify's own 503 body. Requests already in flight finish.
+  const lifecycle = { draining: false };
+  app.decorate('lifecycle', lifecycle);
+  app.addHook('preClose', async () => {
+    lifecycle.draining = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!lifecycle.draining || request.url === '/healthz' || request.url === '/readyz') return;
+    reply.header('connection', 'close');
+    throw onboardError('ONB_NOT_READY', { retryAfterS: DRAINING_RETRY_AFTER_S });
   });
 
   // The client sends a JSON content type on every call, including sign_out which has no body.
@@ -181,7 +208,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     defaultLocale: config.defaultLocale,
     ...(opts.localesDir ? { dir: opts.localesDir } : {}),
   });
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { databaseRetryAfterS: config.databaseRetryAfterS });
   await app.register(helmetPlugin, {
     production: config.nodeEnv === 'production',
     mapTileUrl: config.mapTileUrl,
@@ -199,6 +226,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       (request.method === 'GET' || request.method === 'HEAD') &&
       clientFiles.has(request.url.split('?', 1)[0] ?? ''),
   });
+  await app.register(underPressurePlugin, { pressure: config.pressure });
   await app.register(cookiePlugin);
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
   await app.register(dbPlugin, {

@@ -47,7 +47,7 @@ const keepSourceUrls: Plugin = {
 
 const started = performance.now();
 await build({
-  entryPoints: { server: join(root, 'bff', 'server.ts') },
+  entryPoints: { server: join(root, 'bff', 'server.ts'), migrate: join(root, 'bff', 'migrate.ts') },
   outdir,
   bundle: true,
   splitting: true,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import envSchema from 'env-schema';
 
 /** Raw environment variables the BFF reads, with their defaults (validated by env-schema). */
@@ -43,6 +44,15 @@ const envJsonSchema = {
         '{"enable_location_permission":true,"location_data_config":{"throttleDelay":300000,"gaEventName":"location_permission"}}',
     },
     RATE_LIMIT_MAX: { type: 'integer', default: 300, minimum: 0 },
+    DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 1 },
+    DATABASE_QUERY_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 1 },
+    DATABASE_RETRY_AFTER_S: { type: 'integer', default: 5, minimum: 1 },
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', default: 1000, minimum: 0 },
+    PRESSURE_MAX_HEAP_USED_BYTES: { type: 'integer', default: -1, minimum: -1 },
+    PRESSURE_MAX_RSS_BYTES: { type: 'integer', default: 0, minimum: 0 },
+    PRESSURE_SAMPLE_INTERVAL_MS: { type: 'integer', default: 1000, minimum: 10 },
+    PRESSURE_RETRY_AFTER_S: { type: 'integer', default: 10, minimum: 1 },
+    SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 1 },
     TRUST_PROXY: { type: 'string', default: '' },
     GEOCODER_URL: { type: 'string', default: '', pattern: '^(https?://.*)?$' },
     MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
@@ -154,6 +164,42 @@ export interface Config {
   featureFlags: Record<string, unknown>;
   /** Requests per minute per client IP; 0 turns the limiter off (RATE_LIMIT_MAX, default 300). */
   rateLimitMax: number;
+  /**
+   * A new PostgreSQL connection, or a wait for a free one in the pool (PGlite: for its one connection held
+   * by other work), fails after this many ms (DATABASE_CONNECT_TIMEOUT_MS, default 5000); the request then answers 503 with Retry-After
+   * (issue 14 item 4).
+   */
+  databaseConnectTimeoutMs: number;
+  /**
+   * Every query fails after this many ms (DATABASE_QUERY_TIMEOUT_MS, default 10000): PostgreSQL's
+   * `statement_timeout` and the client's `query_timeout` (PGlite runs a query on the process's own thread:
+   * not bounded). The request answers 503 with Retry-After. Migrations are not bound by it.
+   */
+  databaseQueryTimeoutMs: number;
+  /** Retry-After, in seconds, of the 503 answered while the database is unreachable (DATABASE_RETRY_AFTER_S, default 5). */
+  databaseRetryAfterS: number;
+  /**
+   * Load shedding by @fastify/under-pressure (issue 14 item 4): past any limit every request but /healthz
+   * and /readyz answers 503 ONB_UNDER_PRESSURE with Retry-After, and /readyz answers 503 (the balancer
+   * sends traffic elsewhere). `maxEventLoopDelayMs`: mean event-loop delay over a sample
+   * (PRESSURE_MAX_EVENT_LOOP_DELAY_MS, default 1000; 0 off). `maxHeapUsedBytes` (PRESSURE_MAX_HEAP_USED_BYTES;
+   * default -1 = 90 % of V8's heap limit; 0 off). `maxRssBytes` (PRESSURE_MAX_RSS_BYTES, default 0 = off;
+   * set it below the container's memory limit). `sampleIntervalMs`: how often they are measured
+   * (PRESSURE_SAMPLE_INTERVAL_MS, default 1000). `retryAfterS` (PRESSURE_RETRY_AFTER_S, default 10).
+   */
+  pressure: {
+    maxEventLoopDelayMs: number;
+    maxHeapUsedBytes: number;
+    maxRssBytes: number;
+    sampleIntervalMs: number;
+    retryAfterS: number;
+  };
+  /**
+   * On SIGTERM/SIGINT the server stops accepting connections, lets requests in flight (uploads included)
+   * finish, closes support streams and the database, and exits 0; past this many ms it exits 1 anyway
+   * (SHUTDOWN_TIMEOUT_MS, default 10000; issue 14 item 4).
+   */
+  shutdownTimeoutMs: number;
   /**
    * TRUST_PROXY: addresses or CIDR ranges of the reverse proxies / load balancers in front (comma list, e.g.
    * `127.0.0.1,10.0.0.0/8`). Only a request whose socket comes from one of them may name the client with
@@ -409,6 +455,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter((c) => /^[A-Z]{2}$/.test(c)),
     featureFlags: featureFlags as Record<string, unknown>,
     rateLimitMax: raw.RATE_LIMIT_MAX,
+    databaseConnectTimeoutMs: raw.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: raw.DATABASE_QUERY_TIMEOUT_MS,
+    databaseRetryAfterS: raw.DATABASE_RETRY_AFTER_S,
+    pressure: {
+      maxEventLoopDelayMs: raw.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes:
+        raw.PRESSURE_MAX_HEAP_USED_BYTES === -1
+          ? Math.floor(getHeapStatistics().heap_size_limit * 0.9)
+          : raw.PRESSURE_MAX_HEAP_USED_BYTES,
+      maxRssBytes: raw.PRESSURE_MAX_RSS_BYTES,
+      sampleIntervalMs: raw.PRESSURE_SAMPLE_INTERVAL_MS,
+      retryAfterS: raw.PRESSURE_RETRY_AFTER_S,
+    },
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     trustProxy: raw.TRUST_PROXY.split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ''),

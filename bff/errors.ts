@@ -507,6 +507,10 @@ export const errorDefinitions = {
   },
   ONB_INTERNAL: { status: 500, key: 'errors.internal', message: 'Internal Server Error' },
   ONB_NOT_READY: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
+  /** The database did not answer in time or refused the connection (issue 14 item 4); sent with Retry-After. */
+  ONB_DATABASE_UNAVAILABLE: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
+  /** Event-loop delay or memory past its limit (@fastify/under-pressure, issue 14 item 4); sent with Retry-After. */
+  ONB_UNDER_PRESSURE: { status: 503, key: 'errors.internal', message: 'Service Unavailable' },
 } as const satisfies Record<string, { status: number; key: string; message: string; field?: string }>;
 
 /** One of the codes above (`ONB_…`), sent as `error.code`. */
@@ -530,7 +534,7 @@ export interface OnboardError extends FastifyError {
   regionValues?: Record<string, string>;
   /** Overrides the definition's field. */
   field?: string;
-  /** Seconds the client should wait before retrying (429 only); also sent as `Retry-After`. */
+  /** Seconds the client should wait before retrying (429 and 503); also sent as `Retry-After`. */
   retryAfterS?: number;
   /** Structured data for the screen, sent as `error.details` (e.g. the matches of 'Is this your property?'). */
   details?: Record<string, unknown>;

@@ -1,5 +1,6 @@
 /**
- * `npm run serve`: loadConfig → buildApp → listen; closes gracefully on SIGINT/SIGTERM. The server listens
+ * `npm run serve`: loadConfig → buildApp → listen; closes gracefully on SIGINT/SIGTERM (within
+ * SHUTDOWN_TIMEOUT_MS, then exit 0). The server listens
  * before the database is open and migrated (issue 13 item 5): /healthz answers at once, /readyz 503 until
  * the database is ready; a database that cannot be opened or migrated stops the process (exit code 1).
  */
@@ -9,16 +10,28 @@ import { loadConfig } from './config';
 const config = loadConfig();
 const app = await buildApp({ config, waitForDatabase: false });
 
+// Graceful shutdown (issue 14 item 4): the listening socket closes at once (new connections are refused),
+// idle keep-alive connections are closed, requests in flight — uploads included — are finished, support chat
+// streams are ended, then the database is closed and the process exits 0. Past SHUTDOWN_TIMEOUT_MS it exits 1.
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'closing');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'closing');
+    const force = setTimeout(() => {
+      app.log.error(
+        { timeoutMs: config.shutdownTimeoutMs },
+        'requests still in flight at the shutdown bound',
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     force.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        app.log.info('closed');
+        process.exit(0);
+      },
       (err: unknown) => {
         app.log.error({ err }, 'close failed');
         process.exit(1);

@@ -1,7 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Migration,
+  type MigrationProvider,
+  type TransactionSettings,
+} from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial';
@@ -54,14 +65,7 @@ export const migrationProvider: MigrationProvider = {
 
 /** Where the data lives: PGlite (a folder, or memory) or PostgreSQL (a URL). */
 export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | null }
-  | {
-      kind: 'postgres';
-      url: string;
-      schema?: string;
-      /** Told when PostgreSQL ends an idle pooled connection (the pool drops it and carries on). */
-      onIdleError?: (err: Error) => void;
-    };
+  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; schema?: string };
 
 /** An open database handle; `close()` ends the connection(s). */
 export interface DatabaseHandle {
@@ -76,7 +80,102 @@ export interface DatabaseHandle {
    * folder, which takes seconds); rejects when it cannot be opened. Absent: already open.
    */
   opened?: Promise<void>;
+  /**
+   * Runs every pending migration without the query timeout of {@link DatabaseLimits} (a migration that
+   * moves data may take long). Absent: migrate `db` with {@link migrateToLatest}.
+   */
+  migrate?: () => Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Bounds on the database's answers (issue 14 item 4: the database unreachable is a 503, never a hang).
+ * PostgreSQL: `connectTimeoutMs` bounds a new connection and the wait for a free one in the pool
+ * (`connectionTimeoutMillis`); `queryTimeoutMs` bounds every statement on the server (`statement_timeout`)
+ * and the wait for its answer on the client (`query_timeout`). PGlite (in-process, one connection):
+ * `connectTimeoutMs` bounds the wait for that connection while other work holds it, failing with
+ * {@link DatabaseTimeoutError}; a query itself runs on the process's own thread and cannot be bounded.
+ */
+export interface DatabaseLimits {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+/** A PGlite call that did not get the connection in time (see {@link DatabaseLimits}). */
+export class DatabaseTimeoutError extends Error {
+  /** Node's code for a timed-out operation, so the error handler treats it as the database unreachable. */
+  readonly code = 'ETIMEDOUT';
+  constructor(what: 'connection', ms: number) {
+    super(`database ${what} timed out after ${ms} ms`);
+    this.name = 'DatabaseTimeoutError';
+  }
+}
+
+/** `promise`, or a {@link DatabaseTimeoutError} after `ms`; `onLate` gets the value if it arrives after that. */
+function within<T>(promise: Promise<T>, ms: number, what: 'connection', onLate?: (value: T) => void) {
+  return new Promise<T>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new DatabaseTimeoutError(what, ms));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        if (late) onLate?.(value);
+        else resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(err as Error);
+      },
+    );
+  });
+}
+
+/**
+ * A driver whose `acquireConnection` waits at most `connectTimeoutMs` (PGlite's one connection held by
+ * other work); everything else is the inner driver's.
+ */
+class BoundedDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly limits: DatabaseLimits,
+  ) {}
+  init() {
+    return this.inner.init();
+  }
+  acquireConnection(): Promise<DatabaseConnection> {
+    // A connection that arrives after the caller gave up is handed back at once.
+    return within(this.inner.acquireConnection(), this.limits.connectTimeoutMs, 'connection', (late) => {
+      void this.inner.releaseConnection(late);
+    });
+  }
+  beginTransaction(conn: DatabaseConnection, settings: TransactionSettings) {
+    return this.inner.beginTransaction(conn, settings);
+  }
+  commitTransaction(conn: DatabaseConnection) {
+    return this.inner.commitTransaction(conn);
+  }
+  rollbackTransaction(conn: DatabaseConnection) {
+    return this.inner.rollbackTransaction(conn);
+  }
+  releaseConnection(conn: DatabaseConnection) {
+    return this.inner.releaseConnection(conn);
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+/** `dialect` with its driver bounded by `limits` (see {@link DatabaseLimits}). */
+function boundedDialect(dialect: Dialect, limits: DatabaseLimits): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new BoundedDriver(dialect.createDriver(), limits),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+  };
 }
 
 /**
@@ -86,14 +185,18 @@ export interface DatabaseHandle {
  * For PostgreSQL with `schema`, every connection uses that schema first in its search path. Does not
  * migrate: call {@link migrateToLatest}.
  */
-export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { opened: Promise<void> } {
+export function connectDatabase(
+  target: DatabaseTarget,
+  limits?: DatabaseLimits,
+): DatabaseHandle & { opened: Promise<void> } {
   if (target.kind === 'pglite') {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     // An empty folder (or memory) starts from the image `npm run build` made (issue 13 item 5): no initdb.
     const image = !target.dataDir || isEmptyDataDir(target.dataDir) ? pgliteImage() : undefined;
     const options = image ? { loadDataDir: image } : {};
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const dialect = new PGliteDialect(client);
+    const db = new Kysely<Database>({ dialect: limits ? boundedDialect(dialect, limits) : dialect });
     const opened = client.waitReady;
     // Handled here too, so a failure is not an unhandled rejection before someone awaits `opened`.
     opened.catch(() => {});
@@ -101,6 +204,11 @@ export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { open
       db,
       kind: 'pglite',
       opened,
+      // Migrations run on their own unbounded driver over the same client, before any request is served.
+      migrate: async () => {
+        const unbounded = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+        await migrateToLatest(unbounded);
+      },
       close: async () => {
         await opened.catch(() => {});
         await db.destroy();
@@ -108,16 +216,7 @@ export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { open
       },
     };
   }
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: 10,
-    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
-  });
-  // An idle connection that PostgreSQL ends (a restart, a failover, pg_terminate_backend) is an 'error'
-  // event of the pool; without a listener Node treats it as uncaught and the whole instance exits (seen in
-  // bench/cluster/cluster.test.ts). pg-pool has already dropped that connection and the next query opens a
-  // new one; errors of queries themselves still reach their callers.
-  pool.on('error', (err) => target.onIdleError?.(err));
+  const pool = postgresPool(target.url, target.schema, limits, 10);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -125,8 +224,58 @@ export function connectDatabase(target: DatabaseTarget): DatabaseHandle & { open
     url: target.url,
     opened: Promise.resolve(),
     ...(target.schema ? { schema: target.schema } : {}),
+    migrate: async () => {
+      // Up to date already: the one check runs on the bounded pool; else one connection without the
+      // query timeout runs the migrations.
+      if (await isMigrated(db, target.schema)) return;
+      const once = new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: postgresPool(target.url, target.schema, limits && { ...limits, queryTimeoutMs: 0 }, 1),
+        }),
+      });
+      try {
+        await migrateToLatest(once, target.schema);
+      } finally {
+        await once.destroy();
+      }
+    },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * A `pg` pool of at most `max` connections to `url` (with `schema` first in the search path), bounded by
+ * `limits` (a `queryTimeoutMs` of 0: no query bound). A connection that fails, idle in the pool or in use
+ * (the server restarted, `pg_terminate_backend`), is reported as a process warning and dropped, never an
+ * uncaught error.
+ */
+function postgresPool(
+  url: string,
+  schema: string | undefined,
+  limits: DatabaseLimits | undefined,
+  max: number,
+) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    ...(limits
+      ? {
+          connectionTimeoutMillis: limits.connectTimeoutMs,
+          ...(limits.queryTimeoutMs > 0
+            ? { statement_timeout: limits.queryTimeoutMs, query_timeout: limits.queryTimeoutMs }
+            : {}),
+        }
+      : {}),
+  });
+  const warn = (err: Error) => {
+    process.emitWarning(`database connection failed: ${err.message}`, 'DatabaseWarning');
+  };
+  pool.on('error', warn);
+  // A connection lost while checked out (a query in flight) fails that query, and also emits 'error' on
+  // the client, which nobody else listens to: without this, the process would stop on an uncaught error.
+  pool.on('connect', (client) => client.on('error', warn));
+  return pool;
 }
 
 /**
@@ -150,6 +299,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return handle;
 }
 
+/** Whether every migration has run (false too when the bookkeeping table is missing). */
+async function isMigrated(db: Kysely<Database>, schema?: string): Promise<boolean> {
+  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+  const done = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
+    (r) => new Set(r.rows.map((row) => row.name)),
+    () => null,
+  );
+  return !!done && Object.keys(migrations).every((name) => done.has(name));
+}
+
 /**
  * Runs every pending migration. Throws the first migration error (the database is left as it was).
  * `schema` keeps Kysely's bookkeeping tables in that schema (otherwise it may see another schema's).
@@ -157,12 +316,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
   // Up to date already (every start but the first): one query instead of the migrator's table checks,
   // lock and transaction, which cost ≈1 s on PGlite (issue 13 item 5).
-  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
-  const done = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
-    (r) => new Set(r.rows.map((row) => row.name)),
-    () => null,
-  );
-  if (done && Object.keys(migrations).every((name) => done.has(name))) return;
+  if (await isMigrated(db, schema)) return;
   const migrator = new Migrator({
     db,
     provider: migrationProvider,
@@ -173,4 +327,49 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`database migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/** Node's codes of a connection that could not be made, or broke. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot answer now: class 08 (connection exception), 57P01–57P03
+ * (admin/crash shutdown, cannot connect now: a restart or `pg_terminate_backend`), 57014 (statement_timeout),
+ * 53300 (too many connections).
+ */
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|57014|53300)$/;
+
+/** Messages of `pg` for a connection lost, never made in time, or an answer not received in time. */
+const PG_CONNECTION_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection refused/i;
+
+/**
+ * Whether `err` means the database is unreachable or did not answer in time (issue 14 item 4), so the
+ * request is answered 503 with Retry-After instead of 500: a {@link DatabaseTimeoutError}, a socket error
+ * (ECONNREFUSED, ECONNRESET, ETIMEDOUT…), a SQLSTATE of {@link UNAVAILABLE_SQLSTATES}, or one of `pg`'s
+ * connection messages; its `cause` and (AggregateError) `errors` are looked at too.
+ */
+export function isDatabaseUnavailableError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  if (err instanceof DatabaseTimeoutError) return true;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (
+    typeof e.code === 'string' &&
+    (CONNECTION_ERROR_CODES.has(e.code) || UNAVAILABLE_SQLSTATES.test(e.code))
+  ) {
+    return true;
+  }
+  if (typeof e.message === 'string' && PG_CONNECTION_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailableError(inner, depth + 1)))
+    return true;
+  return isDatabaseUnavailableError(e.cause, depth + 1);
 }

@@ -34,6 +34,17 @@ export interface DispatchContext {
    * being fetched again); absent when the screen saves no drafts.
    */
   settleDrafts?: () => Promise<boolean>;
+  /**
+   * Shows the error card of SPEC §8 with `message` and a Retry button that runs `retry` (issue 14 item 4):
+   * used when a submit met the server unavailable (a 5xx such as 503, or no network), so the owner keeps
+   * everything typed on the screen and sends it again with one tap. Absent: an error toast instead.
+   */
+  showFailure?: (message: string, retry: () => Promise<boolean>) => void;
+}
+
+/** A failure the server or network may recover from (5xx such as 503 with Retry-After, or no answer at all). */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status >= 500);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -64,6 +75,9 @@ async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boole
     }
     if (error instanceof ApiError && error.field && findFieldRules(ctx.getWidgets(), error.field)) {
       setFieldError(ctx.store, ctx.screenId, error.field, extractErrorMessage(error));
+    } else if (ctx.showFailure && isUnavailable(error)) {
+      // The form's values stay where they are (the screen's atoms); Retry submits them again as they are then.
+      ctx.showFailure(extractErrorMessage(error), () => submit(action, ctx));
     } else if (!(error instanceof ApiError && error.status === 401)) {
       // A 401 is answered by the shell (local sign-out + 'Session Expired'), not by a second toast.
       ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });

@@ -297,6 +297,68 @@ describe('Screen', () => {
     expect(shell.navigate).toHaveBeenCalledWith('/dashboard', { replace: false });
   });
 
+  it('on a 503 at save shows the error card with Retry, keeps what was typed, and Retry sends it again (issue 14 item 4)', async () => {
+    const ENDPOINT = '/hms_ms/api/v1/onboard/leads/PO1A2B3C4D5E/sections/basic_info';
+    const shell = draw({
+      screen_id: 'sign_up',
+      schema_version: 1,
+      widget_list: [
+        { id: 'title', widget_type: 'input', contents: { field: 'title', label: 'Name', kind: 'text' } },
+        {
+          id: 'save',
+          widget_type: 'button',
+          contents: {
+            label: 'Save',
+            actions: [
+              {
+                type: 'submit',
+                endpoint: ENDPOINT,
+                method: 'PUT',
+                body: { data: { title: { var: 'form.title' } } },
+                on_success: [{ type: 'show_toast', text: 'Saved', status: 'success' }],
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const field = await view.findByRole('textbox');
+    await userEvent.type(field, 'Sea View');
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+    fetchMock.mockResolvedValueOnce(
+      json(
+        503,
+        { success: false, error: { code: 'ONB_DATABASE_UNAVAILABLE', message: 'Internal Server Error' } },
+        { 'retry-after': '5' },
+      ),
+    );
+    await userEvent.click(view.getByRole('button', { name: 'Save' }));
+
+    const card = await view.findByRole('alert');
+    expect(card).toHaveTextContent('Internal Server Error');
+    // Retry is focused (the failed Save may be far below the card).
+    expect(view.getByRole('button', { name: 'Retry' })).toHaveFocus();
+    expect(shell.toast).not.toHaveBeenCalled();
+    // What was typed is still there, and can be changed before retrying.
+    expect(view.getByRole('textbox')).toHaveValue('Sea View');
+    await userEvent.type(view.getByRole('textbox'), ' Residency');
+
+    fetchMock.mockResolvedValueOnce(json(200, { success: true, data: {} }));
+    await userEvent.click(view.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(shell.toast).toHaveBeenCalledWith(expect.objectContaining({ text: 'Saved' })));
+    expect(view.queryByRole('alert')).toBeNull();
+    const puts = fetchMock.mock.calls.filter(([url, init]) => url === ENDPOINT && init?.method === 'PUT');
+    expect(puts.map(([, init]) => JSON.parse(init!.body as string))).toEqual([
+      { data: { title: 'Sea View' } },
+      { data: { title: 'Sea View Residency' } },
+    ]);
+    expect(view.getByRole('textbox')).toHaveValue('Sea View Residency');
+  });
+
   it('gives widgets a load through the API client and runs their actions with the scope they pass', async () => {
     draw({
       screen_id: 'sign_up',

@@ -185,6 +185,32 @@ export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElemen
   );
 }
 
+/**
+ * The error card of SPEC §8 for an action the server could not answer (a 503 on save, no network): the
+ * message and a Retry button. Shown above the screen's widgets, which keep what the owner typed.
+ */
+export function RetryCard({ message, onRetry }: { message: string; onRetry: () => void }): ReactElement {
+  const { t } = useTranslation();
+  const retryRef = useRef<HTMLButtonElement>(null);
+  // The Save that failed is usually at the bottom of a long form: Retry is brought into view and focused.
+  useEffect(() => {
+    retryRef.current?.focus();
+    retryRef.current?.scrollIntoView?.({ block: 'center' });
+  }, []);
+  return (
+    <Card role="alert" variant="outlined" data-testid="retry-card">
+      <CardContent>
+        <Typography>{message}</Typography>
+      </CardContent>
+      <CardActions>
+        <Button ref={retryRef} variant="contained" onClick={onRetry}>
+          {t('shell.actions.retry')}
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
 /** `requestKey`: the screen id and query the payload was fetched for (its form is applied once per key). */
 type LoadState =
   | { status: 'loading' }
@@ -315,6 +341,12 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   const appliedKeyRef = useRef<string | null>(null);
   const forceApplyRef = useRef(false);
   const [draftStatus, setDraftStatus] = useState<DraftStatus>('idle');
+  // An action the server could not answer, shown as the error card with Retry (issue 14 item 4).
+  const [failure, setFailure] = useState<{
+    screenId: string;
+    message: string;
+    retry: () => Promise<boolean>;
+  } | null>(null);
 
   const fetchedKeyRef = useRef<string | null>(null);
 
@@ -435,6 +467,7 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
       refresh,
       t: (key, values) => t(key, values),
       settleDrafts: () => saverRef.current?.settle() ?? Promise.resolve(true),
+      showFailure: (message, retry) => setFailure({ screenId, message, retry }),
     }),
     [screenId, store, host, refresh, t],
   );
@@ -457,6 +490,15 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
       data-screen-id={state.payload.screen_id}
     >
       <Stack spacing={2}>
+        {failure?.screenId === screenId && (
+          <RetryCard
+            message={failure.message}
+            onRetry={() => {
+              setFailure(null);
+              void failure.retry();
+            }}
+          />
+        )}
         {visible.map(({ envelope, path }) => (
           <WidgetSlot
             key={envelope.id}

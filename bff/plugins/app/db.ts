@@ -58,26 +58,17 @@ const WITHOUT_DATABASE = new Set(['/healthz', '/readyz']);
  */
 export default fp<DbPluginOptions>(
   async (app, opts) => {
-    const target = targetFromConfig(opts.config);
     const handle =
       opts.handle ??
-      connectDatabase(
-        target.kind === 'postgres'
-          ? {
-              ...target,
-              onIdleError: (err) =>
-                app.log.warn(
-                  { err },
-                  'database: an idle connection was closed by the server; a new one will be opened',
-                ),
-            }
-          : target,
-      );
+      connectDatabase(targetFromConfig(opts.config), {
+        connectTimeoutMs: opts.config.databaseConnectTimeoutMs,
+        queryTimeoutMs: opts.config.databaseQueryTimeoutMs,
+      });
     if (!opts.handle) app.addHook('onClose', async () => handle.close());
 
     let ready = false;
     const whenReady = (handle.opened ?? Promise.resolve())
-      .then(() => migrateToLatest(handle.db, handle.schema))
+      .then(() => (handle.migrate ? handle.migrate() : migrateToLatest(handle.db, handle.schema)))
       // Files kept on disk before issue 14 move into the database once (a database given by the caller,
       // as tests do, is not the data folder's: nothing is imported into it).
       .then(async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiError } from '../../../schemas/generated/types';
+import { isDatabaseUnavailableError } from '../../db';
 import {
   errorDefinitions,
   isOnboardError,
@@ -97,10 +98,28 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/** Installs the one error handler. */
-export default fp(
-  async (app) => {
-    app.setErrorHandler((err, _request, reply) => sendError(reply, err));
+/** Options of the errors plugin: Retry-After of the 503 answered while the database is unreachable. */
+export interface ErrorsPluginOptions {
+  /** Seconds (config DATABASE_RETRY_AFTER_S); default 5. */
+  databaseRetryAfterS?: number;
+}
+
+/**
+ * Installs the one error handler. An error meaning the database is unreachable or too slow
+ * ({@link isDatabaseUnavailableError}: refused or lost connection, pool or query timeout, SQLSTATE class 08,
+ * 57P01…) is answered 503 ONB_DATABASE_UNAVAILABLE with `Retry-After` and the generic error text (SPEC §8
+ * 'Status 500 or above: the configured internal-server-error text'; issue 14 item 4), and logged as a warning.
+ */
+export default fp<ErrorsPluginOptions>(
+  async (app, opts) => {
+    const retryAfterS = opts.databaseRetryAfterS ?? 5;
+    app.setErrorHandler((err, request, reply) => {
+      if (!isOnboardError(err) && isDatabaseUnavailableError(err)) {
+        request.log.warn({ err }, 'database unavailable');
+        return sendError(reply, onboardError('ONB_DATABASE_UNAVAILABLE', { retryAfterS }));
+      }
+      return sendError(reply, err);
+    });
   },
   { name: 'errors', dependencies: ['translations'] },
 );

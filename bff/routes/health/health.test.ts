@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../db';
 import { buildTestApp, sharedDatabase } from '../../test-helpers';
 
@@ -74,5 +74,62 @@ describe('liveness and readiness', () => {
     const app = await buildTestApp();
     expect(app.dbReadiness.ready).toBe(true);
     expect((await app.inject('/readyz')).statusCode).toBe(200);
+  });
+});
+
+describe('under pressure (@fastify/under-pressure)', () => {
+  const pressure = {
+    maxEventLoopDelayMs: 0,
+    maxHeapUsedBytes: 0,
+    maxRssBytes: 0,
+    sampleIntervalMs: 10,
+    retryAfterS: 4,
+  };
+
+  it('sheds requests with 503 ONB_UNDER_PRESSURE, Retry-After and the generic text past the heap limit; /healthz stays 200', async () => {
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxHeapUsedBytes: 1 } } });
+    const res = await vi.waitFor(async () => {
+      const shed = await app.inject('/hms_ms/api/v1/global_info');
+      expect(shed.statusCode).toBe(503);
+      return shed;
+    });
+    expect(res.headers['retry-after']).toBe('4');
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'ONB_UNDER_PRESSURE', message: 'Internal Server Error', retry_after_s: 4 },
+    });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.headers['retry-after']).toBe('1');
+  });
+
+  it('sheds past the resident set size limit too', async () => {
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxRssBytes: 1 } } });
+    await vi.waitFor(async () =>
+      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503),
+    );
+  });
+
+  it('sheds past the event-loop delay limit while the loop is blocked, and serves again once it is not', async () => {
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxEventLoopDelayMs: 20 } } });
+    await vi.waitFor(async () => {
+      // The loop is kept busy for a while, so the next sample's mean delay is past 20 ms.
+      const until = performance.now() + 200;
+      while (performance.now() < until) {
+        // busy
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503);
+    });
+    await vi.waitFor(async () =>
+      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200),
+    );
+  });
+
+  it('serves as usual under the default limits', async () => {
+    const app = await buildTestApp();
+    expect(app.isUnderPressure()).toBe(false);
+    expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200);
   });
 });
