@@ -348,9 +348,13 @@ const CONNECTION_ERROR_CODES = new Set([
  */
 const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1-3]|57014|53300)$/;
 
-/** Messages of `pg` for a connection lost, never made in time, or an answer not received in time. */
+/**
+ * Messages of `pg` for a connection lost, never made in time, or an answer not received in time; and
+ * PostgreSQL's own for a database closed to new connections (`ALLOW_CONNECTIONS false`, SQLSTATE 55000,
+ * a class shared with unrelated errors, so the message decides; seen in bench/cluster/cluster.test.ts).
+ */
 const PG_CONNECTION_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection refused/i;
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection refused|is not currently accepting connections/i;
 
 /**
  * Whether `err` means the database is unreachable or did not answer in time (issue 14 item 4), so the

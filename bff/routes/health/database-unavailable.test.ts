@@ -77,6 +77,15 @@ describe('isDatabaseUnavailableError', () => {
     expect(isDatabaseUnavailableError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailableError(new DatabaseTimeoutError('connection', 5))).toBe(true);
     expect(isDatabaseUnavailableError(new Error('wrapped', { cause: coded('ECONNRESET') }))).toBe(true);
+    // A database closed to new connections (ALTER DATABASE … ALLOW_CONNECTIONS false): 55000 by its message.
+    expect(
+      isDatabaseUnavailableError(
+        Object.assign(new Error('database "onboard" is not currently accepting connections'), {
+          code: '55000',
+        }),
+      ),
+    ).toBe(true);
+    expect(isDatabaseUnavailableError(coded('55000'))).toBe(false);
     expect(isDatabaseUnavailableError(coded('23505'))).toBe(false);
     expect(isDatabaseUnavailableError(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailableError(null)).toBe(false);
