@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -272,6 +273,85 @@ describe.runIf(POSTGRES)('a cluster of two instances behind nginx', () => {
         interval: 500,
       })
       .toBe(200);
+  }, 120_000);
+
+  it('leaves no photo and no file when an instance is killed in the middle of an upload; the retry stores one', async () => {
+    const cookie = await signUp();
+    const created = await call(LEADS, {
+      cookie,
+      body: { title: 'River Side Inn', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
+    });
+    const lead = (created.json() as { data: { lead: { property_unique_id: string; lead_id: string } } }).data
+      .lead;
+    const photo = readFileSync(join(PHOTOS, 'nature/Blinds.jpg'));
+    const clientUploadId = randomUUID();
+    const key = randomUUID();
+    const boundary = `----cluster${randomUUID().replaceAll('-', '')}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nfacade\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="client_upload_id"\r\n\r\n${clientUploadId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const body = Buffer.concat([head, photo, tail]);
+    const victim = cluster.instances[0]!;
+    // Half of the body goes to one instance directly; the instance dies before the rest arrives.
+    const answered = new Promise<number | Error>((done) => {
+      const req = httpRequest(`${victim.url}${LEADS}/${lead.property_unique_id}/images`, {
+        method: 'POST',
+        headers: {
+          cookie,
+          'idempotency-key': key,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(body.length),
+        },
+      });
+      req.on('response', (res) => done(res.statusCode ?? 0));
+      req.on('error', (err) => done(err));
+      req.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+        void victim.kill();
+      });
+    });
+    expect(await answered).toBeInstanceOf(Error);
+    const counts = async () => {
+      const client = new pg.Client({ connectionString: cluster.databaseUrl });
+      await client.connect();
+      try {
+        const images = await client.query('select count(*)::int as n from lead_images where lead_id = $1', [
+          lead.lead_id,
+        ]);
+        const files = await client.query(
+          "select count(*)::int as n from stored_files where key like $1 || '/%'",
+          [lead.lead_id],
+        );
+        return { images: images.rows[0].n as number, files: files.rows[0].n as number };
+      } finally {
+        await client.end();
+      }
+    };
+    expect(await counts()).toEqual({ images: 0, files: 0 });
+
+    // The owner's retry (same key, same fields) through the balancer: one photo, and again the same one.
+    const retry = () =>
+      fetch(`${cluster.url}${LEADS}/${lead.property_unique_id}/images`, {
+        method: 'POST',
+        headers: {
+          cookie,
+          'idempotency-key': key,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+      });
+    const first = await retry();
+    expect(first.status).toBe(201);
+    const firstBody = await first.text();
+    const again = await retry();
+    expect(again.status).toBe(201);
+    expect(await again.text()).toBe(firstBody);
+    const after = await counts();
+    expect(after.images).toBe(1);
+    expect(after.files).toBeGreaterThan(0);
+    await victim.restart();
   }, 120_000);
 
   it('moves traffic to the other instance when one is killed under load; nothing is lost beyond requests in flight', async () => {
