@@ -327,6 +327,53 @@ describe('dispatch: submit', () => {
   });
 });
 
+describe('dispatch: idempotent submit (issue 14 item 5)', () => {
+  const publish: Action = {
+    type: 'submit',
+    endpoint: '/hms_ms/api/v1/onboard/leads/PO1/publish',
+    method: 'POST',
+    idempotent: true,
+  };
+  const keyOf = (call: number) =>
+    (fetchMock.mock.calls[call]![1]!.headers as Record<string, string>)['Idempotency-Key'];
+
+  it('sends the same Idempotency-Key again on Retry after a network failure, and a new one on the next tap', async () => {
+    const { ctx } = makeCtx();
+    const retries: (() => Promise<boolean>)[] = [];
+    ctx.showFailure = (_message, retry) => retries.push(retry);
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    expect(await dispatch([publish], ctx)).toBe(false);
+    expect(retries).toHaveLength(1);
+    const key = keyOf(0);
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
+    // Retry of the error card: the same intent, the same key (again after a 503).
+    fetchMock.mockResolvedValueOnce(jsonResponse(503, { success: false, error: { message: 'busy' } }));
+    expect(await retries[0]!()).toBe(false);
+    expect(keyOf(1)).toBe(key);
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(200, { success: true, data: { property_unique_id: 'PO1' } }),
+    );
+    expect(await retries[1]!()).toBe(true);
+    expect(keyOf(2)).toBe(key);
+
+    // A second, separate publish: a new key.
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(200, { success: true, data: { property_unique_id: 'PO1' } }),
+    );
+    expect(await dispatch([publish], ctx)).toBe(true);
+    expect(keyOf(3)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keyOf(3)).not.toBe(key);
+  });
+
+  it('sends no Idempotency-Key for a submit that is not idempotent', async () => {
+    const { ctx } = makeCtx();
+    fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data: {} }));
+    expect(await dispatch([{ ...publish, idempotent: false }], ctx)).toBe(true);
+    expect(keyOf(0)).toBeUndefined();
+  });
+});
+
 describe('dispatch: navigate query and nested submit bodies (issue 3)', () => {
   it('resolves query values (literals and rules over {form, response}) and hands them to the host', async () => {
     const { ctx, host, setForm } = makeCtx();

@@ -12,6 +12,7 @@ import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from
 import type { ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
+import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './uploads';
 
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host
@@ -55,7 +56,16 @@ function isUserDetails(value: unknown): value is UserDetails {
   return isRecord(value) && typeof value.id === 'string' && typeof value.devise_role === 'string';
 }
 
-async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boolean> {
+/**
+ * The submit action. `idempotencyKey` is the key of this intent when the action is `idempotent`: made
+ * once per run (a tap), then passed unchanged to the error card's Retry so the server answers a retry
+ * with the first answer (issue 14 item 5).
+ */
+async function submit(
+  action: SubmitAction,
+  ctx: DispatchContext,
+  idempotencyKey: string | undefined = action.idempotent ? uuidV4() : undefined,
+): Promise<boolean> {
   if (!(await validateFormFieldsWhenReady(ctx.store, ctx.screenId, action.fields ?? [], ctx))) return false;
   if (ctx.settleDrafts && !(await ctx.settleDrafts())) return false;
   const form = readForm(ctx.store, ctx.screenId);
@@ -64,7 +74,8 @@ async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boole
 
   if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => n + 1);
   try {
-    const data = await apiRequest(action.endpoint, { method: action.method, body });
+    const headers = idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : undefined;
+    const data = await apiRequest(action.endpoint, { method: action.method, body, headers });
     return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data } });
   } catch (error) {
     const response = errorResponse(error);
@@ -77,7 +88,8 @@ async function submit(action: SubmitAction, ctx: DispatchContext): Promise<boole
       setFieldError(ctx.store, ctx.screenId, error.field, extractErrorMessage(error));
     } else if (ctx.showFailure && isUnavailable(error)) {
       // The form's values stay where they are (the screen's atoms); Retry submits them again as they are then.
-      ctx.showFailure(extractErrorMessage(error), () => submit(action, ctx));
+      // The same intent: the same idempotency key, so a publish that did reach the server is not repeated.
+      ctx.showFailure(extractErrorMessage(error), () => submit(action, ctx, idempotencyKey));
     } else if (!(error instanceof ApiError && error.status === 401)) {
       // A 401 is answered by the shell (local sign-out + 'Session Expired'), not by a second toast.
       ctx.host.toast({ text: extractErrorMessage(error), status: 'error' });

@@ -243,6 +243,33 @@ describe('upload manager: queue', () => {
     expect(items().map((i) => i.status)).toEqual(['accepted', 'accepted']);
   });
 
+  it('sends one random Idempotency-Key per file added, the same on a Retry after a network failure (issue 14 item 5)', async () => {
+    // The app's own ids (crypto.randomUUID), not the counter of the other tests.
+    const real = createUploadManager(store, {
+      upload: fakeUpload,
+      request: request as unknown as typeof apiRequest,
+    });
+    const [file] = files(1);
+    real.add(ENDPOINT, 'room', [file!]);
+    const key = calls[0]!.options.headers?.['Idempotency-Key'];
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    calls[0]!.reject(new ApiError('Unable to connect', 0, undefined));
+    await flush();
+    const [failed] = real.items(ENDPOINT, 'room');
+    expect(failed!.status).toBe('failed');
+    expect(real.retry(failed!.id)).toBe(true);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.options.headers?.['Idempotency-Key']).toBe(key);
+    answer(calls[1]!);
+    await flush();
+    // The same photo chosen again is a new intent: a new key.
+    real.add(ENDPOINT, 'room', [file!]);
+    expect(calls).toHaveLength(3);
+    const next = calls[2]!.options.headers?.['Idempotency-Key'];
+    expect(next).toMatch(/^[0-9a-f-]{36}$/);
+    expect(next).not.toBe(key);
+  });
+
   it('pre-checks one file at a time, refuses with the reason, and keeps the order', async () => {
     const seen: string[] = [];
     let release: (() => void) | undefined;

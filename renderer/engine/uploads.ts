@@ -10,6 +10,9 @@ import type {
 import { ApiError, apiRequest, apiUpload } from '../api/client';
 import { loggedInAtom, type AppStore } from '../state/atoms';
 
+/** The header of a request the server answers once per key (issue 14 item 5). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** Uploads running at once (issue 4: at most 2, so that a phone's uplink is not split too thin). */
 export const UPLOAD_CONCURRENCY = 2;
 
@@ -109,7 +112,8 @@ const shownBy = (item: UploadItem, endpoint: string, category: string, roomCateg
  * (`is_in_background`), and the image_uploader of the same endpoint, category and room category shows them
  * again. Files are pre-checked one at a time, then uploaded in the order added, `concurrency` at once, each as
  * multipart `category` (or the item's own `fields`, e.g. a KYC document's `id_type`), `room_category` (when the
- * item has one), `client_upload_id`, `file` with progress. The server's answer is kept as the item's
+ * item has one), `client_upload_id`, `file` with progress, and header `Idempotency-Key: <client_upload_id>`
+ * (one per file added, unchanged by Retry: issue 14 item 5). The server's answer is kept as the item's
  * `response`; an image answer replaces the temporary id with the image's `image_id` and gives its status, any
  * other answer leaves the item `processing` (the widget follows what the server does next). Signing out
  * (loggedInAtom false) aborts every upload and forgets every item.
@@ -149,6 +153,9 @@ export function createUploadManager(store: AppStore, options: UploadManagerOptio
     form.append('file', item.file, item.file_name);
     upload<unknown>(item.endpoint, form, {
       signal: controller.signal,
+      // One key per file added (its client_upload_id), the same on every Retry: a retry of an upload the
+      // server did store answers the stored photo again instead of a second one (issue 14 item 5).
+      headers: { [IDEMPOTENCY_KEY_HEADER]: clientUploadId },
       onProgress: (loaded, total) => {
         const percent = total > 0 ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
         const current = byUpload(clientUploadId);

@@ -386,6 +386,10 @@ export interface SubmitAction {
    * Show the blocking loader while the request runs.
    */
   blocking?: boolean;
+  /**
+   * Send an `Idempotency-Key` header (issue 14 item 5; api/idempotent-client-headers.schema.json): a random UUID made once per run of this action (one tap), sent again unchanged when the error card's Retry resends it after a network failure or 5xx, so the server answers a retry with the first answer instead of doing the work twice. The next run is a new intent with a new key. For endpoints that honour the header (publish, publish/changes).
+   */
+  idempotent?: boolean;
   on_success?: ActionList;
   on_error?: ActionList;
   /**
