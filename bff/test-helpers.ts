@@ -47,7 +47,17 @@ export function sharedDatabase(): Promise<DatabaseHandle> {
 
 /** Configuration for tests: defaults, NODE_ENV=test, rate limiter off, overridden by `config`. */
 export function testConfig(config: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', RATE_LIMIT_MAX: '0', LOG_LEVEL: 'silent' }), ...config };
+  // Load shedding on event-loop delay is off: a test file's server shares a loaded CI machine with others, and
+  // a 503 there would say nothing about the code (the health tests turn it on with their own limits).
+  return {
+    ...loadConfig({
+      NODE_ENV: 'test',
+      RATE_LIMIT_MAX: '0',
+      LOG_LEVEL: 'silent',
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    }),
+    ...config,
+  };
 }
 
 /** A catalogue with one public screen (`public_test`) and one private (`private_test`), for route tests. */

@@ -122,8 +122,10 @@ describe('under pressure (@fastify/under-pressure)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503);
     });
-    await vi.waitFor(async () =>
-      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200),
+    // On a loaded machine a 10 ms sample can still read past 20 ms for a while: wait for a quiet one.
+    await vi.waitFor(
+      async () => expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200),
+      { timeout: 20_000, interval: 50 },
     );
   });
 
