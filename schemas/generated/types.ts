@@ -4188,4 +4188,8 @@ export interface TextContents {
    * A form field whose text, when it holds a non-blank string, is shown instead of `text` (e.g. the name of the matching property a server answer put there with set_value).
    */
   value_field?: string;
+  /**
+   * With value_field: the label shown above the field's text while it holds some (e.g. 'Referrer's name' above the verified name, issue 12 item 19).
+   */
+  value_label?: string;
 }
