@@ -108,7 +108,12 @@ export interface Config {
   redisUrl: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;
-  /** The provider's partner site (PARTNER_SITE_URL, https only); null when not configured. */
+  /**
+   * The provider's partner site (PARTNER_SITE_URL, https only). Unset, it defaults to the site this app is
+   * served from (`PUBLIC_ORIGIN` + '/', when that is https): the onboarding pages are part of the partner site
+   * (SPEC §2 routes), so Welcome Aboard's 'Download the partner app' works out of the box (issue 12 item 11).
+   * Null only when neither is configured.
+   */
   partnerSiteUrl: string | null;
   /** Origin the app is served from (PUBLIC_ORIGIN, e.g. https://partner.example.com); null → the request's own. */
   publicOrigin: string | null;
@@ -383,7 +388,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: raw.DATA_DIR,
     databaseUrl: raw.DATABASE_URL || null,
     redisUrl: raw.REDIS_URL || null,
-    partnerSiteUrl: raw.PARTNER_SITE_URL || null,
+    partnerSiteUrl:
+      raw.PARTNER_SITE_URL ||
+      (/^https:\/\//.test(raw.PUBLIC_ORIGIN) ? `${raw.PUBLIC_ORIGIN.replace(/\/+$/, '')}/` : null),
     logLevel: raw.LOG_LEVEL,
     publicOrigin: raw.PUBLIC_ORIGIN ? raw.PUBLIC_ORIGIN.replace(/\/+$/, '') : null,
     defaultCountry: raw.DEFAULT_COUNTRY,
