@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import envSchema from 'env-schema';
 
+/** The map tiles used when MAP_TILE_URL is unset: OpenStreetMap's standard tiles (issue 12 item 13). */
+export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+/** Their attribution, shown on the map as '© OpenStreetMap contributors' (with OSM's copyright link). */
+export const DEFAULT_MAP_TILE_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
 /** Raw environment variables the BFF reads, with their defaults (validated by env-schema). */
 const envJsonSchema = {
   type: 'object',
@@ -45,8 +51,8 @@ const envJsonSchema = {
     RATE_LIMIT_MAX: { type: 'integer', default: 300, minimum: 0 },
     TRUST_PROXY: { type: 'string', default: '' },
     GEOCODER_URL: { type: 'string', default: '', pattern: '^(https?://.*)?$' },
-    MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
-    MAP_TILE_ATTRIBUTION: { type: 'string', default: '' },
+    MAP_TILE_URL: { type: 'string', default: DEFAULT_MAP_TILE_URL, pattern: '^(https://.*)?$' },
+    MAP_TILE_ATTRIBUTION: { type: 'string', default: DEFAULT_MAP_TILE_ATTRIBUTION },
     SERVICEABILITY_FILE: { type: 'string', default: '' },
     REFERRERS_FILE: { type: 'string', default: '' },
     LOCATION_CONFIRM_DISTANCE_M: { type: 'integer', default: 25000, minimum: 1 },
@@ -174,10 +180,11 @@ export interface Config {
   geocoderUrl: string | null;
   /**
    * Map tiles as a Leaflet URL template (MAP_TILE_URL, https, e.g. https://tile.example.org/{z}/{x}/{y}.png);
-   * null draws the map without tiles (the pin and coordinates still work).
+   * unset: OpenStreetMap's standard tiles ({@link DEFAULT_MAP_TILE_URL}, issue 12 item 13); set to '' (null)
+   * the map is drawn without tiles (the pin and coordinates still work).
    */
   mapTileUrl: string | null;
-  /** Attribution shown on the map when tiles are configured (MAP_TILE_ATTRIBUTION). */
+  /** Attribution shown on the map when tiles are configured (MAP_TILE_ATTRIBUTION; HTML; default OpenStreetMap's). */
   mapTileAttribution: string;
   /** JSON file of the countries and cities served (SERVICEABILITY_FILE); empty uses bff/screens/data/serviceability.json. */
   serviceabilityFile: string | null;

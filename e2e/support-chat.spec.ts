@@ -24,6 +24,8 @@ test.beforeAll(async () => {
     RATE_LIMIT_MAX: '0',
     OTP_RESEND_COOLDOWN_MS: '1000',
     OYO_360_CHAT_ENABLED: 'true',
+    // No internet in tests: the map's tiles fail at once and it keeps its plain surface.
+    MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     SUPPORT_STAFF_TOKEN: STAFF_TOKEN,
   });
 });
