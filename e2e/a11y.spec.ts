@@ -46,3 +46,32 @@ test('amenities, room categories and referral have headings in order; a popup le
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(await axeViolations(page, ['region']), 'popup').toEqual([]);
 });
+
+test('labels show whole at 412 px and room fields are as high as the others (issue 12 item 15)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 412, height: 915 });
+  await signUp(page, request);
+  const id = await addHotel(page, 'Label Court');
+  const cut = async () =>
+    page
+      .locator('label')
+      .evaluateAll((labels) =>
+        labels
+          .filter((l) => (l as HTMLElement).offsetParent !== null && l.scrollWidth > l.clientWidth + 1)
+          .map((l) => l.textContent),
+      );
+  await page.goto(`/propertyOnboard/task/details?property_unique_id=${id}&task=basic_info`);
+  await expect(page.getByLabel('Total rooms')).toBeVisible();
+  expect(await cut()).toEqual([]);
+  const other = (await page.getByLabel('Total rooms').locator('xpath=..').boundingBox())!.height;
+
+  await page.goto(`/propertyOnboard/task/details?property_unique_id=${id}&task=room_categories`);
+  await page.getByRole('button', { name: 'Add a room category' }).click();
+  await expect(page.getByLabel('Number of rooms').first()).toBeVisible();
+  expect(await cut()).toEqual([]);
+  const room = (await page.getByLabel('Number of rooms').first().locator('xpath=..').boundingBox())!.height;
+  expect(room).toBe(other);
+});

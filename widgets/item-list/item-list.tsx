@@ -209,8 +209,9 @@ export function ItemList({ contents, form }: WidgetProps<ItemListContents>) {
                       label={field.label}
                       value={shown}
                       onChange={(event) => setItemField(index, field, event.target.value)}
-                      size="small"
-                      sx={{ flex: number ? '1 1 96px' : '3 1 180px', minInlineSize: 0 }}
+                      // One field per line at the size of every other field (56 px), so labels such as
+                      // 'Number of rooms' show whole on a 412 px phone (issue 12 item 15).
+                      sx={{ flex: '1 1 100%', minInlineSize: 0 }}
                       slotProps={{
                         htmlInput: number
                           ? {
