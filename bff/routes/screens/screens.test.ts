@@ -179,6 +179,25 @@ describe('the real screen catalogue (bff/screens)', () => {
     }
   });
 
+  it('sign_up links the terms of service of the partner site before sign-up (SPEC §9, issue 12 item 25)', async () => {
+    const t = createTranslations();
+    const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate });
+    const link = async (partnerSiteUrl: string | null) => {
+      const real = await buildTestApp({ screens: catalogue, config: { partnerSiteUrl } });
+      const res = await real.inject('/hms_ms/api/v1/screens/sign_up');
+      const widgets: { id: string; contents: { label: string; actions: unknown[] } }[] =
+        res.json().data.widget_list;
+      return widgets.find((w) => w.id === 'terms_link')!.contents;
+    };
+    const withSite = await link('https://partner.example.com');
+    expect(withSite.label).toBe('Read the terms of service');
+    expect(withSite.actions).toEqual([{ type: 'open_url', url: 'https://partner.example.com/terms' }]);
+    expect((await link('https://partner.example.com/')).actions).toEqual([
+      { type: 'open_url', url: 'https://partner.example.com/terms' },
+    ]);
+    expect((await link(null)).actions).toEqual([{ type: 'navigate', to: '/legal-terms' }]);
+  });
+
   it('buildApp refuses to start on an invalid screen definition', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'screens-'));
     writeFileSync(
