@@ -10,6 +10,8 @@ import { join } from 'node:path';
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
+/** Map tiles for end-to-end tests: an https address on a closed loopback port, so every tile fails at once. */
+export const E2E_FAILING_TILES = 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png';
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'onboard-e2e-'));
 // Stand-ins for Google/Facebook/Apple (a real oidc-provider) and Truecaller's profile endpoint (e2e/social-stand-ins.ts).
 const oidcIssuer = `http://127.0.0.1:${port + 1000}`;
@@ -75,6 +77,9 @@ export default defineConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         RATE_LIMIT_MAX: '0',
+        // No test depends on the internet: map tiles come from a port nothing listens on, so they fail and
+        // the map keeps its plain surface (the default would be OpenStreetMap's tiles).
+        MAP_TILE_URL: E2E_FAILING_TILES,
         // End-to-end tests sign up many numbers from one address quickly.
         OTP_RESEND_COOLDOWN_MS: '1000',
         GOOGLE_ISSUER: oidcIssuer,

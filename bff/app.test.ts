@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
+import { DEFAULT_MAP_TILE_ATTRIBUTION, loadConfig } from './config';
 import { openDatabase } from './db';
 import {
   buildTestApp,
@@ -33,9 +34,26 @@ describe('global_info (SPEC §3, §7)', () => {
         enable_oyo360_l1_revamp: false,
         country_code: 'IN',
         partner_site_url: null,
-        map_config: { tile_url: null, attribution: '', default_center: { lat: 28.3991744, lng: 77.0387653 } },
+        map_config: {
+          tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+          attribution: DEFAULT_MAP_TILE_ATTRIBUTION,
+          default_center: { lat: 28.3991744, lng: 77.0387653 },
+        },
       },
     });
+    // Out of the box the map has OpenStreetMap's tiles, which the page may load (issue 12 item 13).
+    expect(DEFAULT_MAP_TILE_ATTRIBUTION.replace(/<[^>]+>/g, '').replace('&copy;', '©')).toBe(
+      '© OpenStreetMap contributors',
+    );
+    expect(String(res.headers['content-security-policy'])).toContain(
+      "img-src 'self' data: blob: https://tile.openstreetmap.org;",
+    );
+  });
+
+  it('draws the map without tiles when MAP_TILE_URL is set empty', async () => {
+    const off = await buildTestApp({ config: loadConfig({ NODE_ENV: 'test', MAP_TILE_URL: '' }) });
+    const res = await off.inject('/hms_ms/api/v1/global_info');
+    expect(res.json().data.map_config).toMatchObject({ tile_url: null, attribution: '' });
   });
 
   it('names the map tiles when MAP_TILE_URL is configured, and lets the page load them (CSP img-src)', async () => {

@@ -60,6 +60,18 @@ describe('loadConfig', () => {
     expect(c.imagesDeleteWindowMs).toBe(60000);
   });
 
+  it('the partner site defaults to the https site the app is served from (issue 12 item 11)', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://partner.example/' }).partnerSiteUrl).toBe(
+      'https://partner.example/',
+    );
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://partner.example', PARTNER_SITE_URL: 'https://os.example/' })
+        .partnerSiteUrl,
+    ).toBe('https://os.example/');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'http://192.168.1.5:3000' }).partnerSiteUrl).toBeNull();
+    expect(loadConfig({}).partnerSiteUrl).toBeNull();
+  });
+
   it('throws on a malformed value', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow();
     expect(() => loadConfig({ IMAGES_MIN_TOTAL: 'six' })).toThrow();

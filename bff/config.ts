@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import envSchema from 'env-schema';
 
+/** The map tiles used when MAP_TILE_URL is unset: OpenStreetMap's standard tiles (issue 12 item 13). */
+export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+/** Their attribution, shown on the map as '© OpenStreetMap contributors' (with OSM's copyright link). */
+export const DEFAULT_MAP_TILE_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
 /** Raw environment variables the BFF reads, with their defaults (validated by env-schema). */
 const envJsonSchema = {
   type: 'object',
@@ -55,8 +61,8 @@ const envJsonSchema = {
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', default: 10000, minimum: 1 },
     TRUST_PROXY: { type: 'string', default: '' },
     GEOCODER_URL: { type: 'string', default: '', pattern: '^(https?://.*)?$' },
-    MAP_TILE_URL: { type: 'string', default: '', pattern: '^(https://.*)?$' },
-    MAP_TILE_ATTRIBUTION: { type: 'string', default: '' },
+    MAP_TILE_URL: { type: 'string', default: DEFAULT_MAP_TILE_URL, pattern: '^(https://.*)?$' },
+    MAP_TILE_ATTRIBUTION: { type: 'string', default: DEFAULT_MAP_TILE_ATTRIBUTION },
     SERVICEABILITY_FILE: { type: 'string', default: '' },
     REFERRERS_FILE: { type: 'string', default: '' },
     LOCATION_CONFIRM_DISTANCE_M: { type: 'integer', default: 25000, minimum: 1 },
@@ -118,7 +124,12 @@ export interface Config {
   redisUrl: string | null;
   /** pino level (LOG_LEVEL, default info). */
   logLevel: string;
-  /** The provider's partner site (PARTNER_SITE_URL, https only); null when not configured. */
+  /**
+   * The provider's partner site (PARTNER_SITE_URL, https only). Unset, it defaults to the site this app is
+   * served from (`PUBLIC_ORIGIN` + '/', when that is https): the onboarding pages are part of the partner site
+   * (SPEC §2 routes), so Welcome Aboard's 'Download the partner app' works out of the box (issue 12 item 11).
+   * Null only when neither is configured.
+   */
   partnerSiteUrl: string | null;
   /** Origin the app is served from (PUBLIC_ORIGIN, e.g. https://partner.example.com); null → the request's own. */
   publicOrigin: string | null;
@@ -215,10 +226,11 @@ export interface Config {
   geocoderUrl: string | null;
   /**
    * Map tiles as a Leaflet URL template (MAP_TILE_URL, https, e.g. https://tile.example.org/{z}/{x}/{y}.png);
-   * null draws the map without tiles (the pin and coordinates still work).
+   * unset: OpenStreetMap's standard tiles ({@link DEFAULT_MAP_TILE_URL}, issue 12 item 13); set to '' (null)
+   * the map is drawn without tiles (the pin and coordinates still work).
    */
   mapTileUrl: string | null;
-  /** Attribution shown on the map when tiles are configured (MAP_TILE_ATTRIBUTION). */
+  /** Attribution shown on the map when tiles are configured (MAP_TILE_ATTRIBUTION; HTML; default OpenStreetMap's). */
   mapTileAttribution: string;
   /** JSON file of the countries and cities served (SERVICEABILITY_FILE); empty uses bff/screens/data/serviceability.json. */
   serviceabilityFile: string | null;
@@ -429,7 +441,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: raw.DATA_DIR,
     databaseUrl: raw.DATABASE_URL || null,
     redisUrl: raw.REDIS_URL || null,
-    partnerSiteUrl: raw.PARTNER_SITE_URL || null,
+    partnerSiteUrl:
+      raw.PARTNER_SITE_URL ||
+      (/^https:\/\//.test(raw.PUBLIC_ORIGIN) ? `${raw.PUBLIC_ORIGIN.replace(/\/+$/, '')}/` : null),
     logLevel: raw.LOG_LEVEL,
     publicOrigin: raw.PUBLIC_ORIGIN ? raw.PUBLIC_ORIGIN.replace(/\/+$/, '') : null,
     defaultCountry: raw.DEFAULT_COUNTRY,

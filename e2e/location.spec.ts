@@ -43,9 +43,11 @@ test('elsewhere: the owner searches for the city, and a pin far from the typed c
   await expect(page.getByRole('textbox', { name: 'City' })).toHaveValue('Jaipur');
   await expect(page.getByText(/^26\.9\d{5}, 75\.7\d{5}$/)).toBeVisible();
 
-  // Tapping the map moves the pin (no map tiles are configured here: the pin still works).
+  // Tapping the map moves the pin (the tiles fail here: the plain surface stays and the pin still works).
   const before = await page.getByText(/^26\.\d{6}, 75\.\d{6}$/).textContent();
   const map = page.getByRole('region', { name: /^Map: / });
+  // The tiles cannot load (MAP_TILE_URL points at a closed port): the layer goes and the plain surface stays.
+  await expect(map.locator('[data-tiles]')).toHaveAttribute('data-tiles', 'failed');
   const box = (await map.boundingBox())!;
   const reverse = page.waitForResponse((r) => r.url().includes('/hms_ms/api/v1/places/reverse'));
   await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.3);

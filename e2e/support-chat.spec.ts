@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { startServer, type BenchServer } from '../bench/server';
 import { addHotel, signUp } from './helpers';
@@ -23,6 +24,8 @@ test.beforeAll(async () => {
     RATE_LIMIT_MAX: '0',
     OTP_RESEND_COOLDOWN_MS: '1000',
     OYO_360_CHAT_ENABLED: 'true',
+    // No internet in tests: the map's tiles fail at once and it keeps its plain surface.
+    MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     SUPPORT_STAFF_TOKEN: STAFF_TOKEN,
   });
 });
@@ -40,6 +43,9 @@ test('an owner writes to support from any screen and a staff reply appears witho
   const dialog = page.getByRole('dialog', { name: 'Support' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText('Write to us here. Our support team replies in this chat.')).toBeVisible();
+  // While it is open, no content is outside a landmark (axe region, issue 12 item 19).
+  const axe = await new AxeBuilder({ page }).withRules(['region']).analyze();
+  expect(axe.violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
 
   await dialog.getByRole('textbox', { name: 'Message' }).fill('How many photos do I need?');
   await dialog.getByRole('button', { name: 'Send message' }).click();

@@ -46,15 +46,17 @@ test('an owner reads the commercial terms, generates the contract, downloads the
     .click();
   await expect(page).toHaveURL(new RegExp(`/propertyOnboard/terms\\?property_unique_id=${id}$`));
   await expect(page.getByRole('heading', { name: 'Terms of service', exact: true })).toBeVisible();
-  await expect(page.getByText('Commission charges: 18%', { exact: true })).toBeVisible();
-  await expect(page.getByText('Walk-in guests: Commission waived', { exact: true })).toBeVisible();
+  // The fees as a table: each term a row header, its value a cell (issue 12 item 16).
+  const fees = page.getByRole('table', { name: 'Commercial terms' });
+  const row = (label: string) =>
+    fees.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label }) });
+  await expect(row('Commission charges').getByRole('cell')).toHaveText('18%');
+  await expect(row('Walk-in guests').getByRole('cell')).toHaveText('Commission waived');
   // Money and dates for the owner's language, no internal version (SPEC §9; issue 12 item 16).
-  await expect(page.getByText('One-time fee: ₹0.00', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText(
-      /^Contract period: \d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4} \(12 months\)$/,
-    ),
-  ).toBeVisible();
+  await expect(row('One-time fee').getByRole('cell')).toHaveText('₹0.00');
+  await expect(row('Contract period').getByRole('cell')).toHaveText(
+    /^\d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4} \(12 months\)$/,
+  );
   await expect(page.getByText(/\bv2\b/)).toHaveCount(0);
 
   // Held back a moment so the waiting message can be seen (generation itself takes well under a second).

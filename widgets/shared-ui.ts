@@ -31,3 +31,12 @@ export function usePreview(file: File | null): string | null {
   }, [file]);
   return url;
 }
+
+/**
+ * Where a popup (a MUI Menu or Popover) is portalled: the page's `main` landmark when there is one, else
+ * `document.body`. In `main` the open popup stays inside a landmark (axe `region`, issue 12 item 19); MUI
+ * still positions it over the page.
+ */
+export function popupContainer(): HTMLElement {
+  return document.querySelector<HTMLElement>('main') ?? document.body;
+}

@@ -86,6 +86,33 @@ export interface ScreenContext {
   properties?: PropertyList | null;
   /** The page's property (`params.property_unique_id`) as the dashboard shows it, on the referral screen. */
   property?: PropertySummary | null;
+  /**
+   * Property sub types not onboarded in the owner's country (serviceability configuration, SPEC §4): left
+   * out of `catalogue.property_sub_types`, with the property types left without any sub type (issue 12
+   * item 19: offer only what the country onboards). Absent or empty: the whole catalogue.
+   */
+  unsupported_sub_types?: string[] | null;
+}
+
+/**
+ * The catalogue offered in a context: {@link screenData}'s catalogue without the `unsupported` sub types
+ * and the property types that have none left. When nothing would be left the whole catalogue is offered
+ * (a country not served at all is told so by the create answer and recorded as a cold lead, SPEC §4).
+ */
+export function offeredCatalogue(
+  unsupported: readonly string[] | null | undefined,
+): typeof screenData.catalogue {
+  const all = screenData.catalogue;
+  if (!unsupported?.length) return all;
+  const skip = new Set(unsupported);
+  const subTypes = all.property_sub_types.filter((s) => !skip.has(s.value));
+  if (subTypes.length === 0) return all;
+  const groups = new Set(subTypes.map((s) => s.group));
+  return {
+    ...all,
+    property_types: all.property_types.filter((t) => groups.has(t.value)),
+    property_sub_types: subTypes,
+  };
 }
 
 /**
@@ -380,6 +407,7 @@ export function composeDefinition(
       params: {},
       ...ctx,
       ...screenData,
+      catalogue: offeredCatalogue(ctx.unsupported_sub_types),
       ...(ctx.contract ? { terms_display: termsDisplay(ctx.contract, ctx.locale) } : {}),
     } as unknown as Record<string, unknown>,
     locale: ctx.locale,

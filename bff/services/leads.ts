@@ -498,6 +498,11 @@ export interface LeadService {
    *   not onboarded in `country` (the lead is still recorded, as a cold lead UNSUPPORTED_PROPERTY, SPEC §4).
    */
   create(userId: string, body: CreateLeadBody, country: string): Promise<Lead>;
+  /**
+   * Whether `subType` is onboarded in `country` (ISO2; serviceability configuration, SPEC §4): the add
+   * property screen offers only these (issue 12 item 19), so the owner is not refused after Continue.
+   */
+  isOnboarded(country: string, subType: string): boolean;
   /** The user's leads that are not discarded, newest first (cold leads included). */
   list(userId: string): Promise<Lead[]>;
   /** The user's lead with this property_unique_id, or undefined (also for another user's or a discarded lead). */
@@ -797,6 +802,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
   };
 
   return {
+    isOnboarded: (country, subType) => options.serviceability.isSupported(country, subType),
     async create(userId, body, country) {
       const title = checkCreateBody(body);
       const supported = options.serviceability.isSupported(country, body.property_sub_type);

@@ -376,3 +376,15 @@ describe('apiUpload (SPEC §7 image upload with progress)', () => {
     expect(FakeXhr.made).toHaveLength(0);
   });
 });
+
+describe('a 403 without a message of its own (SPEC §8, issue 12 item 23)', () => {
+  it("reads 'You do not have rights to view/modify'", async () => {
+    fetchMock.mockResolvedValueOnce(
+      new Response('<html>Forbidden</html>', { status: 403, headers: { 'content-type': 'text/html' } }),
+    );
+    await expect(apiRequest('/hms_ms/api/v1/anything')).rejects.toMatchObject({
+      status: 403,
+      message: 'You do not have rights to view/modify',
+    });
+  });
+});

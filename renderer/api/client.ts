@@ -163,7 +163,8 @@ function commonHeaders(qid: string | null, extra: Record<string, string> = {}): 
 /**
  * Turns an answer into the caller's result (SPEC §7–§8): `data` of a success envelope (the whole body when
  * it is not one), else an ApiError — the internal-server-error text for status ≥ 500, the extracted message
- * for 4xx or `success: false` (a 401 first calls the unauthorized handler).
+ * for 4xx or `success: false` (a 401 first calls the unauthorized handler; a 403 without a message reads
+ * 'You do not have rights to view/modify', SPEC §8).
  */
 function settle<T>(status: number, body: unknown): T {
   if (status >= 500) {
@@ -171,7 +172,9 @@ function settle<T>(status: number, body: unknown): T {
   }
   const ok = status >= 200 && status < 300;
   if (!ok || (isRecord(body) && body.success === false)) {
-    const error = errorFromEnvelope(status, body, messageFromBody(body) ?? fallbackErrorMessage());
+    // A 403 without a message of its own (e.g. a proxy's page) says so in the owner's language (SPEC §8).
+    const fallback = status === 403 ? i18n.t('shell.errors.forbidden') : fallbackErrorMessage();
+    const error = errorFromEnvelope(status, body, messageFromBody(body) ?? fallback);
     if (status === 401) unauthorizedHandler?.(error);
     throw error;
   }

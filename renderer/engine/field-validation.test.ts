@@ -492,3 +492,81 @@ describe('a pinned location (map_pin)', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 });
+
+describe('hidden fields on submit (issue 12 item 19)', () => {
+  const widgets: WidgetEnvelope[] = [
+    {
+      id: 'title',
+      widget_type: 'input',
+      contents: {
+        field: 'title',
+        kind: 'text',
+        label: 'Name',
+        required: true,
+        required_message: 'Name needed',
+      },
+    },
+    {
+      id: 'property_type',
+      widget_type: 'choice',
+      contents: {
+        field: 'property_type',
+        label: 'Type',
+        required: true,
+        required_message: 'Pick a type',
+        options: [{ value: 'hotel', label: 'Hotel' }],
+      },
+    },
+    {
+      id: 'property_sub_type',
+      widget_type: 'choice',
+      visible_when: { '!!': { var: 'form.property_type' } },
+      contents: {
+        field: 'property_sub_type',
+        label: 'Sub type',
+        depends_on: 'property_type',
+        required: true,
+        required_message: 'Pick a sub type',
+        options: [{ value: 'resort', label: 'Resort', group: 'hotel' }],
+      },
+    },
+  ];
+
+  it('a refused submit shows no error under a field that is not shown, so it does not appear in error later', async () => {
+    const fetchSpy = vi.fn<typeof fetch>();
+    vi.stubGlobal('fetch', fetchSpy);
+    const store = createStore();
+    const ok = await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/x',
+          method: 'POST',
+          fields: ['title', 'property_type', 'property_sub_type'],
+        },
+      ],
+      {
+        screenId: 'property_add',
+        store,
+        host: {
+          navigate: vi.fn(),
+          goBack: vi.fn(),
+          toast: vi.fn(),
+          signOut: vi.fn(async () => true),
+          sessionStarted: vi.fn(),
+          setLanguage: vi.fn(async () => undefined),
+          setFooterHidden: vi.fn(),
+        },
+        getWidgets: () => widgets,
+        refresh: vi.fn(),
+        t,
+      },
+    );
+    expect(ok).toBe(false);
+    const errors = store.get(formErrorsAtom).property_add ?? {};
+    expect(errors.title).toBe('Name needed');
+    expect(errors.property_type).toBe('Pick a type');
+    expect(errors.property_sub_type).toBeUndefined();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});

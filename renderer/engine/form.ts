@@ -56,10 +56,18 @@ export interface FieldRulesSource {
   t: Translate;
 }
 
+/** Whether a widget binds `field` (its `field`, or a map pin's `lat_field` / `lng_field`). */
+function bindsField(widget: WidgetEnvelope, field: string): boolean {
+  const c = widget.contents as Record<string, unknown> | undefined;
+  return !!c && (c.field === field || c.lat_field === field || c.lng_field === field);
+}
+
 /**
  * Validates the listed fields of a screen's form against the rules their widgets declare
  * (field-validation.ts) and shows each failure under its field, clearing the error of a valid one. A field no
- * widget declares counts as valid. True when all are valid.
+ * widget declares counts as valid; so does a field whose every widget is hidden (`visible_when` false over
+ * the form): its error is cleared, so it does not show up in error when it appears later (issue 12 item 19:
+ * the sub type in error after a submit refused for the title). True when all are valid.
  */
 export function validateFormFields(
   store: AppStore,
@@ -71,6 +79,11 @@ export function validateFormFields(
   const widgets = source.getWidgets();
   let ok = true;
   for (const field of fields) {
+    const own = widgets.filter((w) => bindsField(w, field));
+    if (own.length > 0 && !own.some((w) => evaluateCondition(w.visible_when, { form }))) {
+      setFieldError(store, screenId, field, undefined);
+      continue;
+    }
     const rules = findFieldRules(widgets, field);
     const error = rules ? validateField(rules, form[field], form, source.t) : undefined;
     setFieldError(store, screenId, field, error);

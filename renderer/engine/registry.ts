@@ -49,6 +49,7 @@ export const widgetRegistry = {
   photo_gallery: lazyWidget(() => import('../../widgets/photo-gallery').then((m) => m.PhotoGallery)),
   property_card: lazyWidget(() => import('../../widgets/property-card').then((m) => m.PropertyCard)),
   referral_header: lazyWidget(() => import('../../widgets/referral-header').then((m) => m.ReferralHeader)),
+  table: lazyWidget(() => import('../../widgets/table').then((m) => m.Table)),
 } satisfies Record<WidgetType, WidgetComponent>;
 
 /**

@@ -4,11 +4,20 @@ export const BASE_PATH = '/propertyOnboard';
 /** Wider than this many px counts as desktop (SPEC §1, §9 desktop breakpoint 1280 px). */
 export const DESKTOP_BREAKPOINT_PX = 1280;
 
-/** Toasts from actions stay at least this many ms (SPEC §9: 2000 ms in the session flow). */
+/** Toasts from actions that name no timer stay this many ms (SPEC §9: 2000 ms in the session flow). */
 export const ACTION_TOAST_MIN_MS = 2000;
 
-/** Default popup timer in ms when none is given (SPEC §9). */
+/** Default popup timer in ms when none is given (SPEC §9); the popup widget asks for it. */
 export const POPUP_DEFAULT_TIMER_MS = 400;
+
+/**
+ * How long a toast of a `show_toast` action stays, in ms: the timer it asks for (400 ms or more by the action's
+ * schema; the popup widget's default is {@link POPUP_DEFAULT_TIMER_MS}, honoured, issue 12 item 27), else
+ * {@link ACTION_TOAST_MIN_MS}.
+ */
+export function toastTimerMs(timerMs: number | undefined): number {
+  return timerMs ?? ACTION_TOAST_MIN_MS;
+}
 
 /** Toast fade-in in ms (SPEC §9). */
 export const TOAST_FADE_MS = 130;

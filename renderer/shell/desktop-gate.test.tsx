@@ -44,3 +44,21 @@ describe('DesktopGate', () => {
     expect(view.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
   });
 });
+
+describe('DesktopMessage QR code (issue 12 item 19)', () => {
+  it('draws a QR code of the link to open on the phone, beside the link', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <DesktopGate probe={() => ({ width: 1440, userAgent: DESKTOP })}>
+          <span />
+        </DesktopGate>
+      </I18nextProvider>,
+    );
+    const qr = await view.findByRole('img', { name: 'QR code to open the partner site on your phone' });
+    const src = qr.getAttribute('src') ?? '';
+    expect(src.startsWith('data:image/svg+xml')).toBe(true);
+    const svg = decodeURIComponent(src.slice(src.indexOf(',') + 1));
+    expect(svg).toMatch(/^<svg[\s\S]*<path[\s\S]*<\/svg>\s*$/);
+    expect(view.getByRole('link', { name: window.location.href })).toBeInTheDocument();
+  });
+});

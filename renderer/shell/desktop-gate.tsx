@@ -44,9 +44,45 @@ export function useIsDesktop(probe: () => DesktopProbe = probeWindow): boolean {
   return desktop;
 }
 
+/** Side of the QR code drawn on the desktop page, in CSS px. */
+export const QR_CODE_SIZE_PX = 200;
+
 /**
- * The only thing a desktop user sees: please open the partner site on a mobile browser (SPEC §1). The link
- * is the partner site when global info names one (PARTNER_SITE_URL), else this very page.
+ * The QR code of `text` as an SVG image named `label` (issue 12 item 19). The `qrcode` library is loaded
+ * only here, when the desktop page is drawn (its own chunk; phones never download it). Draws nothing until
+ * it is ready, or when it cannot load (the link below stays).
+ */
+function QrCode({ text, label }: { text: string; label: string }): ReactElement | null {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    import('qrcode')
+      .then((qrcode) => qrcode.default.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }))
+      .then((svg) => {
+        if (live) setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  if (!src) return null;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={label}
+      width={QR_CODE_SIZE_PX}
+      height={QR_CODE_SIZE_PX}
+      sx={{ display: 'block', marginInline: 'auto', marginBlock: 3, background: '#fff' }}
+    />
+  );
+}
+
+/**
+ * The only thing a desktop user sees: please open the partner site on a mobile browser (SPEC §1), with a
+ * QR code to scan with the phone and the link itself (issue 12 item 19). The target is the partner site when
+ * global info names one (PARTNER_SITE_URL), else this very page.
  */
 export function DesktopMessage(): ReactElement {
   const { t } = useTranslation();
@@ -61,7 +97,11 @@ export function DesktopMessage(): ReactElement {
           {t('shell.desktop_gate.title')}
         </Typography>
         <Typography>{t('shell.desktop_gate.message')}</Typography>
-        <Typography sx={{ mt: 2 }}>
+        <QrCode text={target} label={t('shell.desktop_gate.qr_alt')} />
+        <Typography variant="body2" color="text.secondary">
+          {t('shell.desktop_gate.scan')}
+        </Typography>
+        <Typography variant="body2" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
           <Link href={target} rel="noopener noreferrer">
             {target}
           </Link>

@@ -7,19 +7,36 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useAtomValue } from 'jotai';
-import { globalInfoAtom } from '../state/atoms';
+import { activeHotelIdAtom, globalInfoAtom } from '../state/atoms';
 import { BASE_PATH } from './config';
+
+/**
+ * The support center's home on the partner site (SPEC §2 navigation table): `support-center/hotels/{id}/home`
+ * for the active hotel, else the hotel-free `support-center/faqs`; relative to `partnerSite` (PARTNER_SITE_URL),
+ * or to this site's root when none is named (the onboarding pages are part of the partner site).
+ */
+export function supportCenterUrl(
+  partnerSite: string | null | undefined,
+  activeHotelId: string | null,
+): string {
+  const base = partnerSite ?? `${window.location.origin}/`;
+  const path = activeHotelId
+    ? `support-center/hotels/${encodeURIComponent(activeHotelId)}/home`
+    : 'support-center/faqs';
+  return new URL(path, base.endsWith('/') ? base : `${base}/`).href;
+}
 
 /**
  * The not-found page (SPEC §2, §8): large 404 graphic, translated title "We couldn't find the page" and
  * description, 'Go Back' (history back when the previous entry is a page of the app, else /propertyOnboard: never out of
- * the app, issue 12 item 14) and a link to the
- * partner site. Shown for unknown paths, unauthorized pages, the manager role and bad country codes.
+ * the app, issue 12 item 14), the support center's home of the active hotel ({@link supportCenterUrl}) and
+ * the way back to the provider's operating system, the partner site (SPEC §2; issue 12 item 21). Shown for unknown paths, unauthorized pages, the manager role and bad country codes.
  */
 export function NotFoundPage(): ReactElement {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const partnerSite = useAtomValue(globalInfoAtom)?.partner_site_url;
+  const activeHotelId = useAtomValue(activeHotelIdAtom);
   useEffect(() => {
     document.title = t('shell.not_found.title');
   }, [t]);
@@ -46,6 +63,9 @@ export function NotFoundPage(): ReactElement {
       <Stack spacing={1.5} sx={{ mt: 4 }}>
         <Button variant="contained" onClick={goBack}>
           {t('shell.not_found.go_back')}
+        </Button>
+        <Button variant="outlined" component="a" href={supportCenterUrl(partnerSite, activeHotelId)}>
+          {t('shell.not_found.support_center')}
         </Button>
         {partnerSite && (
           <Button variant="outlined" component="a" href={partnerSite} rel="noopener noreferrer">

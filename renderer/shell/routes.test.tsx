@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GlobalInfo, UserDetails } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import {
+  activeHotelIdAtom,
   globalInfoAtom,
   globalInfoSettledAtom,
   loggedInAtom,
@@ -275,6 +276,18 @@ describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
     expect(await view.findByRole('link', { name: 'Go to the partner site' })).toHaveAttribute(
       'href',
       'https://partner.example.org/',
+    );
+  });
+
+  it("offers the support center's home of the active hotel on the not-found page (SPEC §2, issue 12 item 21)", async () => {
+    start('/propertyOnboard/1x/task', (store) => {
+      signIn(store);
+      store.set(globalInfoAtom, { ...enabled, partner_site_url: 'https://partner.example.org/' });
+      store.set(activeHotelIdAtom, 'PO1A2B3C4D5E');
+    });
+    expect(await view.findByRole('link', { name: 'Go to the support center' })).toHaveAttribute(
+      'href',
+      'https://partner.example.org/support-center/hotels/PO1A2B3C4D5E/home',
     );
   });
 

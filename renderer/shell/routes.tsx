@@ -23,7 +23,7 @@ import { BlockingLoader } from './blocking-loader';
 import {
   ACTION_TOAST_MIN_MS,
   BASE_PATH,
-  POPUP_DEFAULT_TIMER_MS,
+  toastTimerMs,
   REDIRECT_ENTRY_PATH,
   SESSION_EXPIRED_REDIRECT_MS,
 } from './config';
@@ -102,7 +102,7 @@ function ShellLayout(): ReactElement {
         pushToast(store, {
           toast_text: text,
           status,
-          timer: Math.max(timer_ms ?? POPUP_DEFAULT_TIMER_MS, ACTION_TOAST_MIN_MS),
+          timer: toastTimerMs(timer_ms),
         }),
       signOut: () => signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
       sessionStarted: (user: UserDetails) => {

@@ -253,7 +253,8 @@ export type WidgetType =
   | 'photo_gallery'
   | 'property_card'
   | 'referral_header'
-  | 'social_login_buttons';
+  | 'social_login_buttons'
+  | 'table';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -4191,6 +4192,44 @@ export interface SocialLoginButtonsContents {
   truecaller_fallback?: string;
 }
 /**
+ * A table of labelled values (issue 12 item 16: the fees of the terms page): a caption, then one row per value with its label as the row's header cell.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TableContents".
+ */
+export interface TableContents {
+  /**
+   * The table's visible title (its <caption>).
+   */
+  caption: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  rows: [
+    {
+      /**
+       * The row's header cell.
+       */
+      label: string;
+      /**
+       * The value, already formatted for the owner's language.
+       */
+      value: string;
+    },
+    ...{
+      /**
+       * The row's header cell.
+       */
+      label: string;
+      /**
+       * The value, already formatted for the owner's language.
+       */
+      value: string;
+    }[]
+  ];
+}
+/**
  * A heading or a paragraph.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -4207,4 +4246,8 @@ export interface TextContents {
    * A form field whose text, when it holds a non-blank string, is shown instead of `text` (e.g. the name of the matching property a server answer put there with set_value).
    */
   value_field?: string;
+  /**
+   * With value_field: the label shown above the field's text while it holds some (e.g. 'Referrer's name' above the verified name, issue 12 item 19).
+   */
+  value_label?: string;
 }

@@ -33,5 +33,6 @@ export const widgetValidators = {
   redirect: () => import('./validators/redirect.js'),
   referral_header: () => import('./validators/referral_header.js'),
   social_login_buttons: () => import('./validators/social_login_buttons.js'),
+  table: () => import('./validators/table.js'),
   text: () => import('./validators/text.js'),
 } satisfies Record<WidgetType, () => Promise<WidgetValidatorModule>>;

@@ -54,6 +54,23 @@ describe('Checklist', () => {
     expect(within(pending).getAllByRole('listitem')).toHaveLength(8);
   });
 
+  it("makes only the next task's button primary; the other tasks' buttons are secondary (issue 12 item 19)", () => {
+    const base = fixtureContents<ChecklistContents>('checklist', 'basic-info-done');
+    const contents: ChecklistContents = {
+      ...base,
+      tasks: base.tasks.map((task) => ({ ...task, disabled: false })),
+    };
+    render(harness({ component: Checklist, contents }));
+    const next = screen.getByRole('button', { name: /^Add Address/ });
+    expect(next.className).toMatch(/MuiButton-contained/);
+    const others = screen.getAllByRole('button').filter((b) => b !== next);
+    expect(others.length).toBeGreaterThan(2);
+    for (const b of others) {
+      expect(b.className).toMatch(/MuiButton-outlined/);
+      expect(b.className).not.toMatch(/MuiButton-contained/);
+    }
+  });
+
   it("runs a task's actions on its button", async () => {
     const record = createHarnessRecord();
     const contents = fixtureContents<ChecklistContents>('checklist', 'new-lead');

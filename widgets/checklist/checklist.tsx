@@ -14,6 +14,8 @@ interface TaskRowProps {
   /** Several rows' buttons run at once would race (two navigations): one runs, the others wait. */
   busyKey: string | null;
   setBusyKey(key: string | null): void;
+  /** The key of the next task to do (the first pending one with a button): only its button is primary. */
+  nextKey: string | null;
 }
 
 /**
@@ -21,7 +23,7 @@ interface TaskRowProps {
  * The button's name is the label followed by the task title ('Add Basic info'). A disabled task shows its
  * description and no button.
  */
-function TaskRow({ task, dispatch, busyKey, setBusyKey }: TaskRowProps) {
+function TaskRow({ task, dispatch, busyKey, setBusyKey, nextKey }: TaskRowProps) {
   const baseId = useId();
   const titleId = `${baseId}-title`;
   const buttonId = `${baseId}-button`;
@@ -84,7 +86,8 @@ function TaskRow({ task, dispatch, busyKey, setBusyKey }: TaskRowProps) {
         <Button
           id={buttonId}
           aria-labelledby={`${buttonId} ${titleId}`}
-          variant={task.completed ? 'outlined' : 'contained'}
+          // Issue 12 item 19: the next task stands out (contained); the others are secondary (outlined).
+          variant={task.key === nextKey ? 'contained' : 'outlined'}
           size="small"
           loading={busy}
           aria-busy={busy}
@@ -130,7 +133,8 @@ function TaskSection({
  * The `checklist` widget (SPEC §4, issue 3): a heading, a progress bar (role progressbar, aria-valuenow =
  * `completion_percentage`, named by the visible `progress_label`), the pending tasks under `pending_title`
  * (each with its 'Add' button; disabled ones show their description and no button), then the completed ones
- * under `completed_title` ('Completed Tasks') with their 'Edit' button. A section without tasks is left out.
+ * under `completed_title` ('Completed Tasks') with their 'Edit' button. Only the next task's button (the
+ * first pending one with a button) is primary; every other is outlined (issue 12 item 19). A section without tasks is left out.
  * Only one task's actions run at a time.
  */
 export function Checklist({ contents, dispatch }: WidgetProps<ChecklistContents>) {
@@ -140,7 +144,8 @@ export function Checklist({ contents, dispatch }: WidgetProps<ChecklistContents>
   const [busyKey, setBusyKey] = useState<string | null>(null);
   const pending = contents.tasks.filter((task) => !task.completed);
   const completed = contents.tasks.filter((task) => task.completed);
-  const row = { dispatch, busyKey, setBusyKey };
+  const nextKey = pending.find((task) => task.disabled !== true)?.key ?? null;
+  const row = { dispatch, busyKey, setBusyKey, nextKey };
 
   return (
     <Box

@@ -338,3 +338,45 @@ describe('ImageUploader', () => {
     expect(screen.getByText('1 من 3 صور')).toBeInTheDocument();
   });
 });
+
+describe('a refused photo shows the owner’s own picture (issue 12 item 12)', () => {
+  beforeEach(() => {
+    let n = 0;
+    Object.assign(URL, {
+      createObjectURL: vi.fn(() => `blob:own-${++n}`),
+      revokeObjectURL: vi.fn(),
+    });
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(URL, 'createObjectURL');
+    Reflect.deleteProperty(URL, 'revokeObjectURL');
+  });
+
+  it('a photo refused by the pre-check shows its own file, not a grey placeholder', () => {
+    const refused = item({ status: 'invalid', error: 'The photo is too small' });
+    const uploads = createHarnessUploads({ items: [refused] });
+    render(harness({ component: ImageUploader, contents: empty, uploads }));
+    expect(within(tile('Photo 1')).getByRole('img', { name: 'Photo 1' })).toHaveAttribute(
+      'src',
+      'blob:own-1',
+    );
+    expect(within(tile('Photo 1')).queryByTestId('ImageOutlinedIcon')).not.toBeInTheDocument();
+  });
+
+  it('a photo the server rejected, uploaded in this session, shows the owner’s file rather than the thumbnail', () => {
+    const rejected = mixed.images.find((image) => image.status === 'rejected')!;
+    const mine = item({
+      client_upload_id: rejected.client_upload_id,
+      status: 'rejected',
+      error: rejected.message,
+    });
+    const uploads = createHarnessUploads({ items: [mine] });
+    render(harness({ component: ImageUploader, contents: mixed, uploads }));
+    const index = mixed.images.indexOf(rejected) + 1;
+    expect(within(tile(`Photo ${index}`)).getByRole('img', { name: `Photo ${index}` })).toHaveAttribute(
+      'src',
+      'blob:own-1',
+    );
+    expect(within(photoList()).getAllByRole('listitem')).toHaveLength(mixed.images.length);
+  });
+});

@@ -91,16 +91,19 @@ export function tilesOf(
 ): Tile[] {
   const shown = images.filter((image) => image.is_active && !deleted.has(image.image_id));
   const listed = new Set(shown.map((image) => image.image_id));
+  // A server image uploaded in this session keeps its upload item: the owner's own file is its preview.
+  const byUpload = new Map(items.map((item) => [item.client_upload_id, item]));
   const tiles: Tile[] = shown.map((image) => ({
     key: image.client_upload_id,
     status: image.status,
     image,
-    item: null,
+    item: byUpload.get(image.client_upload_id) ?? null,
     reason: image.status === 'rejected' ? image.message : null,
   }));
   for (const item of items) {
     const imageId = item.image?.image_id;
     if (imageId !== undefined && (listed.has(imageId) || deleted.has(imageId))) continue;
+    if (shown.some((image) => image.client_upload_id === item.client_upload_id)) continue;
     tiles.push({
       key: item.client_upload_id,
       status: item.status,
@@ -112,8 +115,9 @@ export function tilesOf(
   return tiles;
 }
 
+/** Whether the item's own file can be shown: a JPEG or PNG, refused or not (issue 12 item 12). */
 const previewable = (item: UploadItem | null) =>
-  item !== null && (item.file.type === 'image/jpeg' || item.file.type === 'image/png') && item.error === null;
+  item !== null && (item.file.type === 'image/jpeg' || item.file.type === 'image/png');
 
 interface TileViewProps {
   tile: Tile;
@@ -138,12 +142,15 @@ function TileView({
 }: TileViewProps) {
   const { t } = useTranslation();
   const labelId = useId();
-  const preview = usePreview(
-    tile.image === null && previewable(tile.item) ? (tile.item?.file ?? null) : null,
-  );
-  const src = tile.image?.thumbnail_url ?? preview;
-  // A picture the browser cannot show (a file it cannot decode, a thumbnail that failed) gives way to the icon.
-  const [brokenSrc, setBrokenSrc] = useState<string | null>(null);
+  // The owner's own picture (a local object URL of the file uploaded in this session) comes first, also for a
+  // photo the browser or the server refused, so the owner sees which file failed (issue 12 item 12); else the
+  // server's thumbnail.
+  const preview = usePreview(previewable(tile.item) ? (tile.item?.file ?? null) : null);
+  // A picture the browser cannot show (a file it cannot decode, a thumbnail that failed) gives way to the
+  // next one, then to the icon.
+  const [broken, setBroken] = useState<ReadonlySet<string>>(() => new Set());
+  const src = [preview, tile.image?.thumbnail_url].find((url) => url && !broken.has(url)) ?? null;
+  const setBrokenSrc = (url: string) => setBroken((all) => new Set(all).add(url));
   const { status } = tile;
   const percent = tile.item?.uploaded_percentile ?? 0;
   const reason = deleteError ?? tile.reason;
@@ -171,7 +178,7 @@ function TileView({
           justifyContent: 'center',
         }}
       >
-        {src && src !== brokenSrc ? (
+        {src ? (
           <Box
             component="img"
             src={src}

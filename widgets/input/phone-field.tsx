@@ -138,6 +138,9 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         slotProps={{
           // Phone numbers read left to right in every language; without this '+91 98765' is reordered in Arabic.
           htmlInput: { inputMode: 'tel', dir: 'ltr', maxLength: contents.max_length },
+          // Always above the box, like the country's: beside the country box a resting label has only ~60 % of
+          // a 412 px screen, and 'Front desk phone number' was cut (issue 12 item 15).
+          inputLabel: { shrink: true },
         }}
       />
     </Box>

@@ -58,7 +58,7 @@ describe('ItemList', () => {
       'Group your rooms by category; the counts must add up to your total rooms',
     );
     const second = within(list).getByRole('group', { name: 'Category 2' });
-    expect(within(second).getByRole('heading', { level: 3 })).toHaveTextContent('Category 2');
+    expect(within(second).getByRole('heading', { level: 2 })).toHaveTextContent('Category 2');
     expect(within(second).getByRole('textbox', { name: 'Category name' })).toHaveValue('Suite');
     const count = within(second).getByRole('textbox', { name: 'Rooms' });
     expect(count).toHaveValue('4');

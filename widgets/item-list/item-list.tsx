@@ -58,7 +58,7 @@ export function parseWhole(raw: string, allowNegative: boolean): number | undefi
 /**
  * The `item_list` widget (issue 3b: room categories): a list the owner grows and shrinks, bound to
  * `contents.field` as an array of objects with the keys of `fields`. A group named by the label; each item a
- * card (a group named by its heading `item_label`, `{{n}}` its position) with its fields — text (a TextField
+ * card (a group named by its h2 heading `item_label`, `{{n}}` its position) with its fields — text (a TextField
  * with max_length; cleared, its key is removed) or number (whole numbers only, inputMode numeric, stored as numbers; a cleared number
  * removes its key) — and a remove button (named remove_label + the heading). The add button is disabled at
  * max_items and focuses the new item's first field. With `total`, a polite live line shows `total.label`
@@ -176,7 +176,7 @@ export function ItemList({ contents, form }: WidgetProps<ItemListContents>) {
               >
                 <Typography
                   id={headingId}
-                  component="h3"
+                  component="h2"
                   variant="subtitle2"
                   sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
                 >
@@ -209,8 +209,9 @@ export function ItemList({ contents, form }: WidgetProps<ItemListContents>) {
                       label={field.label}
                       value={shown}
                       onChange={(event) => setItemField(index, field, event.target.value)}
-                      size="small"
-                      sx={{ flex: number ? '1 1 96px' : '3 1 180px', minInlineSize: 0 }}
+                      // One field per line at the size of every other field (56 px), so labels such as
+                      // 'Number of rooms' show whole on a 412 px phone (issue 12 item 15).
+                      sx={{ flex: '1 1 100%', minInlineSize: 0 }}
                       slotProps={{
                         htmlInput: number
                           ? {

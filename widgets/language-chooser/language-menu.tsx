@@ -1,6 +1,7 @@
 import { Menu, MenuItem } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import type { LanguageChooserContents, Locale } from '../../schemas/generated/types';
+import { popupContainer } from '../shared-ui';
 
 /** Props of {@link LanguageMenu}. */
 export interface LanguageMenuProps {
@@ -26,7 +27,7 @@ export default function LanguageMenu({
   onClose,
 }: LanguageMenuProps) {
   return (
-    <Menu id={id} anchorEl={anchor} open={Boolean(anchor)} onClose={onClose}>
+    <Menu id={id} anchorEl={anchor} open={Boolean(anchor)} onClose={onClose} container={popupContainer}>
       {languages.map((l) => (
         <MenuItem
           key={l.code}

@@ -74,8 +74,8 @@ const toLatLng = (point: L.LatLng): LatLng => ({ lat: point.lat, lng: point.lng 
 /**
  * Draws a Leaflet map into `container` (which must have a height): a draggable, keyboard-focusable pin
  * (role button; arrow keys move it {@link KEY_STEP_PX} px, Shift five times as far), tap-to-move, zoom buttons
- * with the given titles, and the tile layer with its attribution only when `tileUrl` is set (without it the
- * container's own background shows). The container gets `dir="ltr"` (Leaflet's layout assumes it) and
+ * with the given titles, and the tile layer with its attribution only when `tileUrl` is set (without it, or
+ * when no tile can load, the container's own background shows; `data-tiles` says 'loaded' or 'failed'). The container gets `dir="ltr"` (Leaflet's layout assumes it) and
  * `data-center` ('lat,lng', 6 decimals) after each move of the view.
  */
 export function createPinMap(container: HTMLElement, options: PinMapOptions): PinMap {
@@ -92,7 +92,21 @@ export function createPinMap(container: HTMLElement, options: PinMapOptions): Pi
   });
   zoomControl.addTo(map);
   if (options.tileUrl !== null) {
-    L.tileLayer(options.tileUrl, { attribution: options.attribution ?? '', maxZoom: 19 }).addTo(map);
+    const tiles = L.tileLayer(options.tileUrl, { attribution: options.attribution ?? '', maxZoom: 19 }).addTo(
+      map,
+    );
+    // Tiles that cannot load (offline, a blocked or failing tile server) leave the plain surface, without the
+    // layer or its attribution (issue 12 item 13); once one tile has loaded, a later failure keeps the layer.
+    let loaded = false;
+    tiles.on('tileload', () => {
+      loaded = true;
+      container.dataset.tiles = 'loaded';
+    });
+    tiles.on('tileerror', () => {
+      if (loaded || !map.hasLayer(tiles)) return;
+      map.removeLayer(tiles);
+      container.dataset.tiles = 'failed';
+    });
   }
 
   const showCenter = () => {

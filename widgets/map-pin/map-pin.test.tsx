@@ -91,6 +91,20 @@ describe('MapPin', () => {
     expect(container.querySelector('.leaflet-control-attribution')).toHaveTextContent('OpenStreetMap');
   });
 
+  it('falls back to the plain surface, without attribution, when the tiles cannot load (issue 12 item 13)', async () => {
+    const { container } = render(harness({ component: MapPin, contents: withTiles }));
+    await drawnMap();
+    const tile = await waitFor(() => {
+      const img = container.querySelector('img.leaflet-tile');
+      expect(img).not.toBeNull();
+      return img!;
+    });
+    fireEvent.error(tile);
+    await waitFor(() => expect(container.querySelector('.leaflet-tile-pane .leaflet-layer')).toBeNull());
+    expect(container.querySelector('.leaflet-control-attribution')).not.toHaveTextContent('OpenStreetMap');
+    expect(container.querySelector('[data-tiles]')).toHaveAttribute('data-tiles', 'failed');
+  });
+
   it('shows the coordinates of a set pin with 6 decimals and its caption', async () => {
     render(
       harness({

@@ -33,7 +33,7 @@ describe('MultiChoice', () => {
     render(harness({ component: MultiChoice, contents: amenities }));
     const group = screen.getByRole('group', { name: 'Amenities' });
     expect(group).toHaveAccessibleDescription('Pick everything your guests can use');
-    const headings = within(group).getAllByRole('heading', { level: 3 });
+    const headings = within(group).getAllByRole('heading', { level: 2 });
     expect(headings.map((h) => h.textContent)).toEqual(['Essentials', 'Safety', 'Facilities']);
     const safety = within(group).getByRole('group', { name: 'Safety' });
     expect(within(safety).getAllByRole('checkbox')).toHaveLength(3);

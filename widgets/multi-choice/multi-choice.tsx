@@ -31,7 +31,7 @@ function pickedValues(value: unknown): string[] {
 /**
  * The `multi_choice` widget (issue 3b: amenities): any number of options bound to `contents.field` as an
  * array of option values, kept in the options' order. A fieldset (role group) named by its legend (the
- * label), the options listed under their `group` headings (each heading a named group) as MUI checkboxes
+ * label), the options listed under their `group` headings (h2 below the page's h1, each heading a named group) as MUI checkboxes
  * with their label (the accessible name) and description; mandatory options carry the `mandatory_label` tag
  * (or 'Mandatory'), read as part of their description. The error from `form.error(field)`, else the helper
  * text, shows under it and describes the fieldset.
@@ -158,7 +158,7 @@ export function MultiChoice({ contents, form }: WidgetProps<MultiChoiceContents>
             >
               <Typography
                 id={headingId}
-                component="h3"
+                component="h2"
                 variant="subtitle2"
                 color="text.secondary"
                 sx={{ marginBlockEnd: 0.5, textTransform: 'uppercase', letterSpacing: 0.5 }}

@@ -52,6 +52,13 @@ describe('PropertyCard', () => {
     ]);
   });
 
+  it("opens the 'More' menu inside the page's main landmark (axe region, issue 12 item 19)", async () => {
+    const contents = fixtureContents<PropertyCardContents>('property_card', 'in-progress');
+    render(<main>{harness({ component: PropertyCard, contents })}</main>);
+    await userEvent.click(screen.getByRole('button', { name: 'More' }));
+    expect(screen.getByRole('main')).toContainElement(screen.getByRole('menu'));
+  });
+
   it('draws two buttons for an inactive listing and no menu without one', async () => {
     const record = createHarnessRecord();
     const contents = fixtureContents<PropertyCardContents>('property_card', 'inactive');

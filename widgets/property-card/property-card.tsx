@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Box, Button, Chip, IconButton, Menu, MenuItem, Paper, Typography } from '@mui/material';
 import type { PropertyCardContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
+import { popupContainer } from '../shared-ui';
 
 type LinkAction = NonNullable<PropertyCardContents['primary']>;
 
@@ -70,7 +71,13 @@ export function PropertyCard({ contents, dispatch }: WidgetProps<PropertyCardCon
             >
               <MoreIcon />
             </IconButton>
-            <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+            <Menu
+              id={menuId}
+              anchorEl={anchor}
+              open={anchor !== null}
+              onClose={() => setAnchor(null)}
+              container={popupContainer}
+            >
               {contents.menu.map((item, i) => (
                 <MenuItem
                   key={i}

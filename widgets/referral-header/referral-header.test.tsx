@@ -26,6 +26,8 @@ describe('ReferralHeader', () => {
     render(harness({ component: ReferralHeader, contents }));
     expect(screen.getByRole('heading', { level: 1, name: 'Referral' })).toBeInTheDocument();
     expect(screen.getByText('Sea View Residency')).toBeInTheDocument();
+    // The property's name is not a heading: h1 then h6 skipped levels (axe heading-order, issue 12 item 19).
+    expect(screen.getAllByRole('heading')).toHaveLength(1);
     expect(screen.getByText(contents.description!)).toBeInTheDocument();
     expect(screen.queryByText('Verified')).toBeNull();
   });

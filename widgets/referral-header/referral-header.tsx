@@ -14,7 +14,8 @@ export function ReferralHeader({ contents }: WidgetProps<ReferralHeaderContents>
       <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
         {contents.title}
       </Typography>
-      <Typography variant="subtitle1" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+      {/* A paragraph, not MUI's default h6 for subtitle1: no heading may skip levels (axe heading-order, issue 12 item 19). */}
+      <Typography variant="subtitle1" component="p" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
         {contents.property_title}
       </Typography>
       {referral ? (

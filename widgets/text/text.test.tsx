@@ -55,6 +55,27 @@ describe('Text', () => {
   });
 });
 
+describe('Text with a value_label (issue 12 item 19)', () => {
+  const contents: TextContents = {
+    text: '',
+    value_field: 'referrer_name',
+    value_label: "Referrer's name",
+    variant: 'body',
+  };
+
+  it('names the verified value by its label', () => {
+    render(harness({ component: Text, contents, values: { referrer_name: 'Asha Rao' } }));
+    const group = screen.getByRole('group', { name: "Referrer's name" });
+    expect(group).toHaveTextContent("Referrer's nameAsha Rao");
+  });
+
+  it('shows no label while the field holds nothing', () => {
+    render(harness({ component: Text, contents, values: {} }));
+    expect(screen.queryByRole('group')).toBeNull();
+    expect(screen.queryByText("Referrer's name")).toBeNull();
+  });
+});
+
 describe('Text with a phone number (issue 12 item 4)', () => {
   it('isolates the number left to right in Arabic and shows it in international format', async () => {
     render(

@@ -1,4 +1,5 @@
-import { Typography, type TypographyProps } from '@mui/material';
+import { useId } from 'react';
+import { Box, Typography, type TypographyProps } from '@mui/material';
 import type { TextContents } from '../../schemas/generated/types';
 import type { FormApi, WidgetProps } from '../widget-props';
 import { PhoneAwareText } from '../phone-text';
@@ -18,9 +19,14 @@ const variants: Record<
  * matching property a server answer put there), else `contents.text`.
  */
 export function shownText(contents: TextContents, form: FormApi): string {
-  if (contents.value_field === undefined) return contents.text;
+  return fieldText(contents, form) ?? contents.text;
+}
+
+/** The `value_field` form field's text when it holds a non-blank string, else null. */
+function fieldText(contents: TextContents, form: FormApi): string | null {
+  if (contents.value_field === undefined) return null;
   const value = form.value(contents.value_field);
-  return typeof value === 'string' && value.trim() !== '' ? value : contents.text;
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
 /**
@@ -29,10 +35,14 @@ export function shownText(contents: TextContents, form: FormApi): string {
  * Long words wrap instead of widening the page on a 360 px screen. With `value_field` it shows that form
  * field's text instead of `text` while the field holds some ({@link shownText}). A phone number in the text
  * reads left to right in every language, in international format (PhoneAwareText, issue 12 item 4).
+ * While the field's text shows, `value_label` is drawn above it and names the group that holds both
+ * (role group: 'Referrer's name' for the verified name, issue 12 item 19).
  */
 export function Text({ contents, form }: WidgetProps<TextContents>) {
   const { variant, component } = variants[contents.variant ?? 'body'];
-  return (
+  const labelId = useId();
+  const labelled = contents.value_label !== undefined && fieldText(contents, form) !== null;
+  const text = (
     <Typography
       variant={variant}
       component={component}
@@ -48,5 +58,14 @@ export function Text({ contents, form }: WidgetProps<TextContents>) {
     >
       <PhoneAwareText text={shownText(contents, form)} />
     </Typography>
+  );
+  if (!labelled) return text;
+  return (
+    <Box role="group" aria-labelledby={labelId}>
+      <Typography id={labelId} variant="caption" component="p" color="text.secondary">
+        {contents.value_label}
+      </Typography>
+      {text}
+    </Box>
   );
 }

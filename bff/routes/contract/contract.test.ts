@@ -530,11 +530,13 @@ describe('terms screen', () => {
       };
       const before = await screen();
       const ids = before.map((w) => w.id);
-      expect(ids).toEqual(
-        expect.arrayContaining(['term_commission', 'term_date_range', 'generating', 'generate']),
-      );
+      expect(ids).toEqual(expect.arrayContaining(['terms_table', 'generating', 'generate']));
       expect(ids).not.toContain('accept');
-      expect(before.find((w) => w.id === 'term_commission')!.contents.text).toBe('Commission charges: 18%');
+      // The fees as a table (issue 12 item 16): a caption and one labelled row per term.
+      type Rows = { label: string; value: string }[];
+      const table = before.find((w) => w.id === 'terms_table')!.contents as { caption: string; rows: Rows };
+      expect(table.caption).toBe('Commercial terms');
+      expect(table.rows[0]).toEqual({ label: 'Commission charges', value: '18%' });
       expect(before.find((w) => w.id === 'generating')!.contents.text).toMatch(/under 1 minute/);
 
       // In Arabic: amounts and dates for the locale, no internal version (issue 12 item 16).
@@ -546,17 +548,23 @@ describe('terms screen', () => {
         expect(res.statusCode, res.body).toBe(200);
         return res
           .json<{ data: { widget_list: { id: string; contents: Record<string, unknown> }[] } }>()
-          .data.widget_list.map((w) => [w.id, String(w.contents.text ?? '')] as const);
+          .data.widget_list.flatMap((w) =>
+            w.id === 'terms_table'
+              ? (w.contents.rows as { label: string; value: string }[]).map(
+                  (r) => [r.label, r.value] as const,
+                )
+              : [[w.id, String(w.contents.text ?? '')] as const],
+          );
       };
       const offered = (await app.inject({ url: contract(id), headers: { cookie } })).json<{
         data: TermsOfService;
       }>().data.terms_of_service_info;
       const ar = new Map(await arabic());
-      expect(ar.get('term_fee')).toContain(formatMoney(0, 'INR', 'ar'));
-      expect(ar.get('term_fee')).not.toContain('INR');
-      expect(ar.get('term_date_range')).toContain(formatDate(offered.date_range.start, 'ar'));
-      expect(ar.get('term_date_range')).not.toMatch(/\d{4}-\d{2}-\d{2}/);
-      expect(ar.get('term_commission')).toBe(`رسوم العمولة: ${formatPercent(18, 'ar')}`);
+      expect(ar.get('رسوم لمرة واحدة')).toBe(formatMoney(0, 'INR', 'ar'));
+      expect(ar.get('رسوم لمرة واحدة')).not.toContain('INR');
+      expect(ar.get('مدة العقد')).toContain(formatDate(offered.date_range.start, 'ar'));
+      expect(ar.get('مدة العقد')).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(ar.get('رسوم العمولة')).toBe(formatPercent(18, 'ar'));
       for (const [, text] of ar) expect(text).not.toMatch(/\bv2\b|revision|\(v\d/i);
 
       const info = (await generate(id)).json<{ data: TermsOfService }>().data.final_contract_info!;

@@ -477,6 +477,9 @@ describe('review and Welcome Aboard screens', () => {
     expect(widget(welcome, 'download')!.contents.actions).toEqual([
       { type: 'open_url', url: 'https://partner.example.com' },
     ]);
+    // The next step is the primary action; the dashboard is secondary (issue 12 item 11).
+    expect(widget(welcome, 'download')!.contents.variant).toBe('contained');
+    expect(widget(welcome, 'dashboard')!.contents.variant).toBe('outlined');
     expect(String(widget(welcome, 'login_step_2')!.contents.text)).toMatch(/^2\. Sign in with \+91/);
   });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
-import type { ScreenCatalogue } from '../../screens/composer';
+import { screenData, type ScreenCatalogue } from '../../screens/composer';
 import { BRANDS } from '../../services/brands';
 import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
@@ -213,8 +213,18 @@ export default async function screenRoutes(
         lead && request.user && id === 'referral'
           ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
           : null;
+      // The add property screen offers only the sub types the account's country onboards (issue 12 item 19),
+      // the country lead creation checks (the account's, else DEFAULT_COUNTRY).
+      const leadCountry = request.user.country_code || config.defaultCountry;
+      const unsupported =
+        id === 'property_add'
+          ? screenData.catalogue.property_sub_types
+              .map((s) => s.value)
+              .filter((v) => !app.leads.isOnboarded(leadCountry, v))
+          : null;
       const payload = screens.compose(id, {
         global_info: globalInfo,
+        unsupported_sub_types: unsupported,
         images,
         kyc,
         contract,

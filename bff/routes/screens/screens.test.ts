@@ -154,6 +154,50 @@ describe('the real screen catalogue (bff/screens)', () => {
     expect(details.json().data.form.initial).toMatchObject({ title: 'Harbour Lights' });
   });
 
+  it("property_add offers only the sub types the owner's country onboards, and each offered one is accepted (issue 12 item 19)", async () => {
+    const t = createTranslations();
+    const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate });
+    const real = await buildTestApp({ screens: catalogue });
+    const who = await signIn(real); // an Indian number: India does not onboard hostels
+    const res = await real.inject({ url: '/hms_ms/api/v1/screens/property_add', headers: { cookie: who } });
+    expect(res.statusCode, res.body).toBe(200);
+    const widgets: { id: string; contents: { options?: { value: string; group?: string }[] } }[] =
+      res.json().data.widget_list;
+    const subTypes = widgets.find((w) => w.id === 'property_sub_type')!.contents.options!;
+    const types = widgets.find((w) => w.id === 'property_type')!.contents.options!;
+    expect(subTypes.map((s) => s.value)).not.toContain('hostel');
+    expect(subTypes.map((s) => s.value)).toContain('boutique_hotel');
+    for (const sub of subTypes) {
+      const created = await real.inject({
+        method: 'POST',
+        url: '/hms_ms/api/v1/onboard/leads',
+        headers: { cookie: who },
+        payload: { title: `Try ${sub.value}`, property_type: sub.group, property_sub_type: sub.value },
+      });
+      expect(created.statusCode, `${sub.value}: ${created.body}`).toBe(201);
+      expect(types.map((ty) => ty.value)).toContain(sub.group);
+    }
+  });
+
+  it('sign_up links the terms of service of the partner site before sign-up (SPEC §9, issue 12 item 25)', async () => {
+    const t = createTranslations();
+    const catalogue = loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate });
+    const link = async (partnerSiteUrl: string | null) => {
+      const real = await buildTestApp({ screens: catalogue, config: { partnerSiteUrl } });
+      const res = await real.inject('/hms_ms/api/v1/screens/sign_up');
+      const widgets: { id: string; contents: { label: string; actions: unknown[] } }[] =
+        res.json().data.widget_list;
+      return widgets.find((w) => w.id === 'terms_link')!.contents;
+    };
+    const withSite = await link('https://partner.example.com');
+    expect(withSite.label).toBe('Read the terms of service');
+    expect(withSite.actions).toEqual([{ type: 'open_url', url: 'https://partner.example.com/terms' }]);
+    expect((await link('https://partner.example.com/')).actions).toEqual([
+      { type: 'open_url', url: 'https://partner.example.com/terms' },
+    ]);
+    expect((await link(null)).actions).toEqual([{ type: 'navigate', to: '/legal-terms' }]);
+  });
+
   it('buildApp refuses to start on an invalid screen definition', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'screens-'));
     writeFileSync(

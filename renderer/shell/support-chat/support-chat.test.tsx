@@ -121,6 +121,8 @@ describe('SupportChat', () => {
     expect(sent.body).toBe('Need help');
     expect(sent.client_message_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(field).toHaveValue('');
+    // The first message of the conversation raised a request (SPEC §8, issue 12 item 23).
+    expect(view.getByRole('status')).toHaveTextContent('Request raised successfully!');
   });
 
   it('shows a refusal of the server as an alert and keeps the draft', async () => {

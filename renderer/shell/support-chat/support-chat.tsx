@@ -84,6 +84,8 @@ export function SupportChatPanel({
   const [loading, setLoading] = useState(false);
   const [loaded, setLoaded] = useState(false);
   const [draft, setDraft] = useState('');
+  // The owner's first message of a conversation raises a request to support (SPEC §8 'Request raised successfully!').
+  const [raised, setRaised] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [connection, setConnection] = useState<'connecting' | 'live' | 'reconnecting' | 'ended'>(
@@ -164,12 +166,13 @@ export function SupportChatPanel({
       body: { body, client_message_id: crypto.randomUUID() },
     })
       .then(({ message }) => {
+        setRaised(!messages.some((m) => m.author === 'owner'));
         setMessages((current) => mergeMessages(current, [message]));
         setDraft('');
       })
       .catch((err: unknown) => setError(extractErrorMessage(err)))
       .finally(() => setSending(false));
-  }, [draft, sending]);
+  }, [draft, sending, messages]);
 
   return (
     <Dialog
@@ -209,6 +212,11 @@ export function SupportChatPanel({
           {loaded && messages.length === 0 && (
             <Typography color="text.secondary" sx={{ textAlign: 'center', my: 4 }}>
               {t(`${K}.empty`)}
+            </Typography>
+          )}
+          {raised && (
+            <Typography role="status" color="success.main" variant="body2" sx={{ textAlign: 'center' }}>
+              {t(`${K}.request_raised`)}
             </Typography>
           )}
           {messages.map((m) => {
