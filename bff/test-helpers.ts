@@ -137,7 +137,9 @@ export async function signInNewOwner(app: FastifyInstance): Promise<string> {
     url: '/hms_ms/api/v2/request_otp',
     payload: { phone, purpose: 'sign_up' },
   });
-  const outbox = (await app.inject('/__dev/outbox')).json<{ to: string; code: string }[]>();
+  const answer = await app.inject('/__dev/outbox');
+  if (answer.statusCode !== 200) throw new Error(`outbox: ${answer.statusCode} ${answer.body}`);
+  const outbox = answer.json<{ to: string; code: string }[]>();
   const code = outbox.find((e) => e.to === phone)?.code;
   const verified = await app.inject({
     method: 'POST',
