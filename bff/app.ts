@@ -32,6 +32,7 @@ import rateLimitPlugin from './plugins/external/rate-limit';
 import underPressurePlugin from './plugins/external/under-pressure';
 import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
+import analyticsRoutes from './routes/analytics';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import kycRoutes from './routes/kyc';
@@ -298,6 +299,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(publishRoutes);
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
+  await app.register(analyticsRoutes);
   await app.register(screenRoutes, { config, screens });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir, production });

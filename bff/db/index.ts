@@ -32,6 +32,7 @@ import * as m0014 from './migrations/0014-sso-tokens';
 import * as m0015 from './migrations/0015-section-live-data';
 import * as m0016 from './migrations/0016-kyc-document-number';
 import * as m0017 from './migrations/0017-stored-files-idempotency';
+import * as m0018 from './migrations/0018-analytics-events';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import type { Database } from './schema';
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0015-section-live-data': m0015,
   '0016-kyc-document-number': m0016,
   '0017-stored-files-idempotency': m0017,
+  '0018-analytics-events': m0018,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

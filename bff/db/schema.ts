@@ -332,6 +332,7 @@ export interface Database {
   truecaller_requests: TruecallerRequestsTable;
   stored_files: StoredFilesTable;
   idempotency_keys: IdempotencyKeysTable;
+  analytics_events: AnalyticsEventsTable;
 }
 
 /**
@@ -442,3 +443,23 @@ export type ProfileSwitchRow = Selectable<ProfileSwitchesTable>;
 export type SocialLoginAttemptRow = Selectable<SocialLoginAttemptsTable>;
 /** A `support_messages` row as read. */
 export type SupportMessageRow = Selectable<SupportMessagesTable>;
+
+/**
+ * Table `analytics_events` (migration 0018, issue 15 item 1): one analytics event from the browser.
+ * `user_id` null when sent signed out; `properties` scalar values only, never personal data.
+ */
+export interface AnalyticsEventsTable {
+  /** Random UUID made by the BFF. */
+  id: string;
+  user_id: string | null;
+  /** The browser's analytics session (UUID). */
+  session_id: string;
+  /** snake_case event name, e.g. screen_view. */
+  event: string;
+  properties: ColumnType<Record<string, string | number | boolean | null>, string, string>;
+  screen_id: string | null;
+  /** When it happened, by the browser's clock. */
+  occurred_at: Timestamp;
+  /** When the BFF stored it. */
+  received_at: Generated<Timestamp>;
+}

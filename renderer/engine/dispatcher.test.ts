@@ -47,7 +47,7 @@ const nameWidget: WidgetEnvelope = {
   contents: { field: 'name', kind: 'text', label: 'Name', pattern: '[A-Za-z ]+', max_length: 10 },
 };
 
-function makeHost(): { [K in keyof ShellHost]: Mock<ShellHost[K]> } {
+function makeHost(): { [K in keyof ShellHost]-?: Mock<NonNullable<ShellHost[K]>> } {
   return {
     navigate: vi.fn<ShellHost['navigate']>(),
     goBack: vi.fn<ShellHost['goBack']>(),
@@ -56,6 +56,7 @@ function makeHost(): { [K in keyof ShellHost]: Mock<ShellHost[K]> } {
     sessionStarted: vi.fn<ShellHost['sessionStarted']>(),
     setLanguage: vi.fn<ShellHost['setLanguage']>(async () => undefined),
     setFooterHidden: vi.fn<ShellHost['setFooterHidden']>(),
+    logEvent: vi.fn<NonNullable<ShellHost['logEvent']>>(),
   };
 }
 

@@ -31,6 +31,11 @@ export interface ShellHost {
   setLanguage(locale: Locale): Promise<void>;
   /** The current screen's payload asks to hide the footer (ScreenPayload.hide_footer). */
   setFooterHidden(hidden: boolean): void;
+  /**
+   * Queues an analytics event (SPEC §9, issue 15): snake_case name, scalar non-personal properties, the
+   * screen it happened on. Optional: without it (stories, isolated tests) events are not sent.
+   */
+  logEvent?(event: string, properties?: Record<string, unknown>, screenId?: string): void;
 }
 
 /** A host that does nothing: used when no shell is mounted (stories, isolated tests). */

@@ -91,6 +91,7 @@ function host(): ShellHost {
     sessionStarted: vi.fn(),
     setLanguage: vi.fn(async () => undefined),
     setFooterHidden: vi.fn(),
+    logEvent: vi.fn(),
   };
 }
 
@@ -146,6 +147,14 @@ describe('Screen', () => {
     await waitFor(() => expect(document.title).toBe('Sign up'));
     await waitFor(() => expect(shell.setFooterHidden).toHaveBeenCalledWith(true));
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up');
+  });
+
+  it('emits screen_view with the screen id once the payload is drawn (SPEC §9 analytics)', async () => {
+    const shell = draw({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hello')] });
+    expect(shell.logEvent).not.toHaveBeenCalled();
+    expect(await view.findByText('Hello')).toBeInTheDocument();
+    await waitFor(() => expect(shell.logEvent).toHaveBeenCalledWith('screen_view', {}, 'sign_up'));
+    expect(shell.logEvent).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the property the screen is about as the active hotel, which later calls send as x-qid and qid', async () => {

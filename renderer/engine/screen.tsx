@@ -452,6 +452,14 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
     if (payload?.active_hotel_id) appStore.set(activeHotelIdAtom, payload.active_hotel_id);
   }, [payload, host]);
 
+  // SPEC §9 analytics (issue 15): one screen_view each time a screen payload is drawn (a refresh that
+  // brings a new payload counts again; a re-render does not).
+  useEffect(() => {
+    if (payload) host.logEvent?.('screen_view', {}, screenId);
+    // Only a new payload is a new view: screenId changes together with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [payload, host]);
+
   useEffect(() => () => host.setFooterHidden(false), [host]);
 
   useEffect(() => {

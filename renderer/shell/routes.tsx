@@ -35,6 +35,7 @@ import { signOut, signOutLocally } from './session';
 import { restoreUserFromCookie } from './sso';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
+import { logAnalyticsEvent } from './analytics';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
 // The arrival from the main app draws its own page, loaded only there: the sign-in route does not carry it.
@@ -118,6 +119,7 @@ function ShellLayout(): ReactElement {
       },
       setLanguage: (locale: Locale) => setLanguage(locale),
       setFooterHidden: (hidden) => setScreenHidesFooter(hidden),
+      logEvent: logAnalyticsEvent,
     }),
     [navigate, store, countryCode, setScreenHidesFooter],
   );

@@ -12,7 +12,7 @@ import type { GlobalInfo } from '../../schemas/generated/types';
 import { apiRequest, extractErrorMessage } from '../api/client';
 import { ACTION_TOAST_MIN_MS, GLOBAL_INFO_ENDPOINT, SIGN_OUT_ENDPOINT } from './config';
 import { countryOfPath } from './country';
-import { logAnalyticsEvent } from './analytics';
+import { clearAnalyticsUser } from './analytics';
 
 /**
  * Fetches the global info at startup (SPEC §4, §7) with header `user_url_country` (the upper-case country of
@@ -37,7 +37,7 @@ export async function loadGlobalInfo(store: AppStore, pathname: string): Promise
 export function signOutLocally(store: AppStore): void {
   clearStorageOnSignOut();
   resetUserAtoms(store);
-  logAnalyticsEvent('analytics_user_cleared');
+  clearAnalyticsUser();
 }
 
 /**
@@ -73,7 +73,7 @@ export async function signOut(
   try {
     await apiRequest(SIGN_OUT_ENDPOINT, { method: 'POST', headers: { intent: 'signOut' } });
   } catch (error) {
-    logAnalyticsEvent('analytics_user_cleared');
+    clearAnalyticsUser();
     pushToast(store, { toast_text: extractErrorMessage(error), status: 'error', timer: ACTION_TOAST_MIN_MS });
     return false;
   }

@@ -546,6 +546,68 @@ export interface AcceptContractBody {
   consent?: boolean;
 }
 /**
+ * Body of postAnalyticsEvents: a batch of analytics events from the browser (SPEC §9 analytics, issue 15 item 1). No personal data: property keys that look personal (the deny list of bff/routes/analytics/index.ts, mirrored in propertyNames below) are refused.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsEventsBody".
+ */
+export interface AnalyticsEventsBody {
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  events: [
+    {
+      /**
+       * Event name, snake_case (e.g. screen_view, footer_account_click).
+       */
+      event: string;
+      /**
+       * Scalar properties of the event (at most 20). Keys are snake_case; a key naming personal data (phone, mobile, email, mail, name, address, password, otp) is refused.
+       */
+      properties?: {
+        [k: string]: string | number | boolean | null;
+      };
+      /**
+       * When the event happened, by the browser's clock (ISO 8601 date-time).
+       */
+      at: string;
+      /**
+       * Id of the screen the event happened on (bff/screens), when on one.
+       */
+      screen_id?: string;
+      /**
+       * The browser's analytics session (a random UUID, new after sign-out: SPEC §8).
+       */
+      session_id: string;
+    },
+    ...{
+      /**
+       * Event name, snake_case (e.g. screen_view, footer_account_click).
+       */
+      event: string;
+      /**
+       * Scalar properties of the event (at most 20). Keys are snake_case; a key naming personal data (phone, mobile, email, mail, name, address, password, otp) is refused.
+       */
+      properties?: {
+        [k: string]: string | number | boolean | null;
+      };
+      /**
+       * When the event happened, by the browser's clock (ISO 8601 date-time).
+       */
+      at: string;
+      /**
+       * Id of the screen the event happened on (bff/screens), when on one.
+       */
+      screen_id?: string;
+      /**
+       * The browser's analytics session (a random UUID, new after sign-out: SPEC §8).
+       */
+      session_id: string;
+    }[]
+  ];
+}
+/**
  * POST /hms_ms/api/v1/users/change_password (signed in): the current password and a new one. Ends every session of the account, this one included (SPEC §4).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema

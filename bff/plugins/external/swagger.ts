@@ -30,6 +30,7 @@ export default fp(
               'Support chat (issue 6 item 7): owner routes with a session; staff routes with a bearer token',
           },
           { name: 'translations', description: 'Client messages per language' },
+          { name: 'analytics', description: 'Analytics events from the browser (SPEC §9, issue 15)' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },
         ],

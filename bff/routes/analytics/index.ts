@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AnalyticsEventsBody } from '../../../schemas/generated/types';
+import { onboardError } from '../../errors';
+import { errorResponses, ok, ref } from '../responses';
+
+/** The route's path (SPEC §9 analytics, issue 15 item 1). */
+export const ANALYTICS_EVENTS_PATH = '/hms_ms/api/v1/analytics/events';
+
+/**
+ * Property keys refused as personal data (issue 15 'no personal data in events beyond ids'): a key
+ * containing `phone`, `mobile`, `email` / `e_mail`, `address` or `password`, or having `mail`, `otp` or
+ * `name` (also `first_name`, `last_name`, `full_name`, `user_name`, `owner_name`) as a word between
+ * underscores. The same list is the `propertyNames.not.pattern` of api/analytics-events.schema.json, so
+ * the schema refuses them (400 ONB_INVALID_INPUT) and the OpenAPI document shows it; this copy is the one
+ * to read and the one the tests use.
+ */
+export const PERSONAL_KEY_PATTERN =
+  /phone|mobile|e_?mail|(^|_)mail(_|$)|(^|_)(first_|last_|full_|user_|owner_)?name(_|$)|address|password|(^|_)otp(_|$)/;
+
+/** Whether a property key names personal data ({@link PERSONAL_KEY_PATTERN}). */
+export function isPersonalKey(key: string): boolean {
+  return PERSONAL_KEY_PATTERN.test(key);
+}
+
+/** Earliest and latest year of an event's `at` that is stored (outside: 400, never a database error). */
+const YEARS = { min: 2000, max: 9999 } as const;
+
+type Event = AnalyticsEventsBody['events'][number];
+
+/** A UTF-16 surrogate without its pair (not well-formed text; jsonb refuses it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The occurred_at of an event: its `at` as a Date. 400 ONB_INVALID_INPUT (field `events`) when the year is
+ * outside {@link YEARS}, or when a string of the event is not well-formed UTF-16 (a lone surrogate, which
+ * jsonb cannot store).
+ */
+function checkedEvent(e: Event): Date {
+  const at = new Date(e.at);
+  const year = at.getUTCFullYear();
+  const strings = [e.event, e.screen_id ?? '', ...Object.values(e.properties ?? {})].filter(
+    (v): v is string => typeof v === 'string',
+  );
+  if (
+    !Number.isFinite(at.getTime()) ||
+    year < YEARS.min ||
+    year > YEARS.max ||
+    strings.some((s) => LONE_SURROGATE.test(s))
+  ) {
+    throw onboardError('ONB_INVALID_INPUT', { field: 'events' });
+  }
+  return at;
+}
+
+/**
+ * POST /hms_ms/api/v1/analytics/events (public: signed in or out): stores a batch of at most 50 events in
+ * `analytics_events`, with the signed-in user's id when the request has a session (issue 15 item 1).
+ * Answers 202 `{ accepted }`. A body outside api/analytics-events.schema.json (unknown fields, a
+ * non-snake_case event name, more than 20 properties, a non-scalar value, a personal key) → 400
+ * ONB_INVALID_INPUT and nothing is stored. Requests per client are capped by the global rate limit.
+ */
+export default async function analyticsRoutes(app: FastifyInstance) {
+  app.post<{ Body: AnalyticsEventsBody }>(
+    ANALYTICS_EVENTS_PATH,
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'postAnalyticsEvents',
+        tags: ['analytics'],
+        summary: 'Store a batch of analytics events (sent with navigator.sendBeacon or fetch keepalive)',
+        description:
+          'Public: signed in, the events carry the user id of the session. At most 50 events; properties are scalars (at most 20), never personal data: a key with phone, mobile, email, mail, name, address, password or otp is refused (400 ONB_INVALID_INPUT).',
+        headers: ref('api/client-headers.schema.json'),
+        body: ref('api/analytics-events.schema.json'),
+        response: { 202: ok(ref('api/analytics-events-result.schema.json'), 'Stored'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user?.id ?? null;
+      const rows = request.body.events.map((e) => ({
+        id: randomUUID(),
+        user_id: userId,
+        session_id: e.session_id,
+        event: e.event,
+        properties: JSON.stringify(e.properties ?? {}),
+        screen_id: e.screen_id ?? null,
+        occurred_at: checkedEvent(e),
+      }));
+      await app.db.insertInto('analytics_events').values(rows).execute();
+      return reply.code(202).send({ success: true, data: { accepted: rows.length } });
+    },
+  );
+}
