@@ -546,6 +546,15 @@ export interface AcceptContractBody {
   consent?: boolean;
 }
 /**
+ * Answer of postAnalyticsEvents (202): how many events of the batch were stored.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsEventsResult".
+ */
+export interface AnalyticsEventsResult {
+  accepted: number;
+}
+/**
  * Body of postAnalyticsEvents: a batch of analytics events from the browser (SPEC §9 analytics, issue 15 item 1). No personal data: property keys that look personal (the deny list of bff/routes/analytics/index.ts, mirrored in propertyNames below) are refused.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
