@@ -50,13 +50,15 @@ await build({
   entryPoints: { server: join(root, 'bff', 'server.ts'), migrate: join(root, 'bff', 'migrate.ts') },
   outdir,
   bundle: true,
-  splitting: true,
+  // One self-contained file per entry, both directly in dist/server: `keepSourceUrls` writes each module's
+  // source address relative to that folder, which a module moved into a shared chunk (dist/server/chunks)
+  // would resolve from the wrong place (the PGlite image was not found, and an empty folder ran initdb).
+  splitting: false,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
   sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   plugins: [keepSourceUrls],
 });
