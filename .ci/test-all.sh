@@ -17,7 +17,7 @@ echo '== build'
 npm run build
 echo '== size budget (JavaScript per route, issue 13)'
 npm run size
-echo '== cluster: two instances, PostgreSQL, Redis and nginx (issue 14; needs TEST_DATABASE_URL)'
+echo '== built server: start from the PGlite image; cluster of two instances, PostgreSQL, Redis and nginx (issue 14; needs TEST_DATABASE_URL)'
 sh .ci/ensure-nginx.sh
 npm run test:cluster
 echo '== storybook build'

@@ -48,7 +48,7 @@ try {
     app.log.info(`development transport: one-time codes appear at http://localhost:${port}/__dev/outbox`);
   }
   await app.dbReadiness.whenReady;
-  app.log.info('database ready');
+  app.log.info({ origin: app.dbReadiness.origin }, 'database ready');
 } catch (err) {
   app.log.error({ err }, 'could not start');
   await app.close();

@@ -67,7 +67,8 @@ export interface ClusterOptions {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SERVER = join(ROOT, 'dist/server/server.js');
+/** The built server (`npm run build` writes it). */
+export const SERVER = join(ROOT, 'dist/server/server.js');
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const REDIS = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
@@ -84,7 +85,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Resolves when `url` answers 200, polling every 100 ms; rejects after `timeoutMs` or when `alive` says false. */
-async function waitFor200(url: string, timeoutMs: number, alive: () => boolean = () => true): Promise<void> {
+export async function waitFor200(
+  url: string,
+  timeoutMs: number,
+  alive: () => boolean = () => true,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -87,6 +87,12 @@ export interface DatabaseHandle {
    * moves data may take long). Absent: migrate `db` with {@link migrateToLatest}.
    */
   migrate?: () => Promise<void>;
+  /**
+   * How a PGlite database was opened: `image` (an empty folder, or memory, filled from the pre-initialised
+   * image of `npm run build`), `initdb` (an empty folder and no current image: PGlite creates the database,
+   * 7–9 s of CPU, issue 13 item 5) or `existing` (a folder that already held a database). Absent: PostgreSQL.
+   */
+  origin?: 'image' | 'initdb' | 'existing';
   close(): Promise<void>;
 }
 
@@ -206,7 +212,8 @@ export function connectDatabase(
   if (target.kind === 'pglite') {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
     // An empty folder (or memory) starts from the image `npm run build` made (issue 13 item 5): no initdb.
-    const image = !target.dataDir || isEmptyDataDir(target.dataDir) ? pgliteImage() : undefined;
+    const empty = !target.dataDir || isEmptyDataDir(target.dataDir);
+    const image = empty ? pgliteImage() : undefined;
     const options = { startParams: [...PGLITE_START_PARAMS], ...(image ? { loadDataDir: image } : {}) };
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
     const dialect = new PGliteDialect(client);
@@ -218,6 +225,7 @@ export function connectDatabase(
       db,
       kind: 'pglite',
       opened,
+      origin: image ? 'image' : empty ? 'initdb' : 'existing',
       // Migrations run on their own unbounded driver over the same client, before any request is served.
       migrate: async () => {
         const unbounded = new Kysely<Database>({ dialect: new PGliteDialect(client) });

@@ -17,6 +17,8 @@ export interface DatabaseReadiness {
   readonly ready: boolean;
   /** Resolves once ready; rejects with the error when opening or migrating failed. */
   readonly whenReady: Promise<void>;
+  /** How PGlite opened the database ({@link DatabaseHandle.origin}); absent for PostgreSQL. */
+  readonly origin?: DatabaseHandle['origin'];
 }
 
 declare module 'fastify' {
@@ -65,6 +67,10 @@ export default fp<DbPluginOptions>(
         queryTimeoutMs: opts.config.databaseQueryTimeoutMs,
       });
     if (!opts.handle) app.addHook('onClose', async () => handle.close());
+    // A built server that cannot find its image creates the database with initdb: seconds of CPU and
+    // hundreds of MB at every first start (issue 13 item 5). Say so, so it is not silent.
+    if (handle.origin === 'initdb')
+      app.log.warn('no pre-initialised PGlite image for this version and these migrations: running initdb');
 
     let ready = false;
     const whenReady = (handle.opened ?? Promise.resolve())
@@ -79,7 +85,7 @@ export default fp<DbPluginOptions>(
       })
       .then(() => {
         ready = true;
-        app.log.debug({ kind: handle.kind }, 'database ready');
+        app.log.debug({ kind: handle.kind, origin: handle.origin }, 'database ready');
       });
     // A failure is reported through `whenReady` (awaited below, or by the server); never unhandled here.
     whenReady.catch(() => {});
@@ -89,6 +95,7 @@ export default fp<DbPluginOptions>(
         return ready;
       },
       whenReady,
+      ...(handle.origin ? { origin: handle.origin } : {}),
     });
 
     if (!opts.background) {

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, SERVER, waitFor200 } from './topology';
+
+/**
+ * The built server (dist/server/server.js, as `npm run serve` starts it) opens an empty data folder from the
+ * pre-initialised PGlite image that `npm run build` ships beside it (issue 13 item 5), and an existing folder
+ * as it is. A bundle that cannot find its image (as when a module moved into a shared chunk resolved its
+ * address from the wrong folder) would run initdb: seconds of CPU and hundreds of MB at every first start.
+ * Needs no PostgreSQL: this is the embedded default.
+ */
+describe('the built server and its PGlite image', () => {
+  let child: ChildProcess | null = null;
+  const dataDir = mkdtempSync(join(tmpdir(), 'built-server-'));
+
+  afterEach(async () => {
+    if (child && child.exitCode === null) {
+      const done = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGTERM');
+      await done;
+    }
+    child = null;
+  });
+
+  /** Starts the built server on `dataDir` and resolves with the `origin` of its 'database ready' log line. */
+  async function startAndReadOrigin(): Promise<unknown> {
+    const port = await freePort();
+    const started = spawn(process.execPath, [SERVER], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let out = '';
+    const ready = new Promise<unknown>((resolve) => {
+      started.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        for (const line of out.split('\n')) {
+          try {
+            const entry = JSON.parse(line) as { msg?: string; origin?: unknown };
+            if (entry.msg === 'database ready') resolve(entry.origin);
+          } catch {
+            // a partial line
+          }
+        }
+      });
+    });
+    await waitFor200(`http://127.0.0.1:${port}/readyz`, 90_000, () => started.exitCode === null);
+    return ready;
+  }
+
+  it('fills an empty folder from the image, then opens the same folder as it is', async () => {
+    expect(await startAndReadOrigin()).toBe('image');
+    const done = new Promise((resolve) => child?.once('exit', resolve));
+    child?.kill('SIGTERM');
+    await done;
+    child = null;
+    expect(await startAndReadOrigin()).toBe('existing');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
