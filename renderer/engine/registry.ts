@@ -50,6 +50,8 @@ export const widgetRegistry = {
   property_card: lazyWidget(() => import('../../widgets/property-card').then((m) => m.PropertyCard)),
   referral_header: lazyWidget(() => import('../../widgets/referral-header').then((m) => m.ReferralHeader)),
   table: lazyWidget(() => import('../../widgets/table').then((m) => m.Table)),
+  thanks: lazyWidget(() => import('../../widgets/thanks').then((m) => m.Thanks)),
+  exit_screen: lazyWidget(() => import('../../widgets/exit-screen').then((m) => m.ExitScreen)),
 } satisfies Record<WidgetType, WidgetComponent>;
 
 /**

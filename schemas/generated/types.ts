@@ -254,7 +254,9 @@ export type WidgetType =
   | 'property_card'
   | 'referral_header'
   | 'social_login_buttons'
-  | 'table';
+  | 'table'
+  | 'thanks'
+  | 'exit_screen';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -3583,6 +3585,33 @@ export interface LinkAction {
   actions: ActionList;
 }
 /**
+ * What an owner sees on leaving a listing before it is finished (SPEC §3 'exit screen'): the title as the page's heading, a message that their progress is kept, the completion so far as a labelled progress bar, the tasks still open, then the choice: stay (the primary action, e.g. back to the checklist) or leave (a quieter one, e.g. to My Properties).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ExitScreenContents".
+ */
+export interface ExitScreenContents {
+  title: string;
+  message?: string;
+  /**
+   * How much of the listing is done, 0–100 (SPEC §3 completionPercentage); no bar without it.
+   */
+  completion_percentage?: number;
+  /**
+   * The bar's label, e.g. 'Listing 60% complete' (the server words it with the number).
+   */
+  completion_label?: string;
+  remaining_title?: string;
+  /**
+   * The tasks still open, by name (none: the list is not shown).
+   *
+   * @maxItems 12
+   */
+  remaining?: string[];
+  stay_action: LinkAction;
+  leave_action: LinkAction;
+}
+/**
  * The photos of one category of the property (SPEC §2 images, §3 image, §4 image states, §5 photo rules): the category's images from the server, the uploads in flight from the engine's upload manager (they carry on while the owner opens another task), an 'Add photos' button, pre-checks in the browser before anything is sent (type, size, resolution and orientation after the EXIF orientation), per-photo progress, status and reason, retry of a failed upload and delete. Texts are already translated by the server.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -4321,4 +4350,32 @@ export interface TextContents {
    * With value_field: the label shown above the field's text while it holds some (e.g. 'Referrer's name' above the verified name, issue 12 item 19).
    */
   value_label?: string;
+}
+/**
+ * A thank-you at the end of a step the owner finished (SPEC §3 'thanks'; e.g. 360 completion): a success mark, the title as the page's heading, a message, optional labelled details (the Lead ID), optional numbered next steps, a primary action and an optional secondary one.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ThanksContents".
+ */
+export interface ThanksContents {
+  title: string;
+  message?: string;
+  /**
+   * Labelled values shown under the message, e.g. { label: 'Lead ID', value: 'POGMPGGQR9KE' }; a value of E.164 digits is shown as a phone number, isolated left to right.
+   *
+   * @maxItems 6
+   */
+  details?: {
+    label: string;
+    value: string;
+  }[];
+  next_steps_title?: string;
+  /**
+   * What the owner does next, in order (a numbered list).
+   *
+   * @maxItems 6
+   */
+  next_steps?: string[];
+  primary_action?: LinkAction;
+  secondary_action?: LinkAction;
 }

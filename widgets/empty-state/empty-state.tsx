@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { Box, Button, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import type { EmptyStateContents } from '../../schemas/generated/types';
+import { LinkActionButton } from '../link-action-button';
 import type { WidgetProps } from '../widget-props';
 import { illustrations } from './illustrations';
 
@@ -11,7 +11,6 @@ import { illustrations } from './illustrations';
  */
 export function EmptyState({ contents, dispatch }: WidgetProps<EmptyStateContents>) {
   const Illustration = illustrations[contents.illustration ?? 'hotels'];
-  const [busy, setBusy] = useState(false);
   return (
     <Box
       sx={{
@@ -34,21 +33,7 @@ export function EmptyState({ contents, dispatch }: WidgetProps<EmptyStateContent
         </Typography>
       )}
       {contents.action && (
-        <Button
-          variant="outlined"
-          loading={busy}
-          aria-busy={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await dispatch(contents.action!.actions);
-            } finally {
-              setBusy(false);
-            }
-          }}
-        >
-          {contents.action.label}
-        </Button>
+        <LinkActionButton action={contents.action} dispatch={dispatch} variant="outlined" />
       )}
     </Box>
   );

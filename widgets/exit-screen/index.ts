@@ -1,0 +1,1 @@
+export { ExitScreen } from './exit-screen';
