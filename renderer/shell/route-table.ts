@@ -29,6 +29,10 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'review', screenId: 'review', public: false, hideFooter: true },
   { path: 'welcome', screenId: 'welcome', public: false, hideFooter: true },
   { path: 'referral', screenId: 'referral', public: false, hideFooter: true },
+  // Leaving an unfinished listing, and the 360 screens of the revamped first-level onboarding (issue 16).
+  { path: 'exit', screenId: 'exit', public: false, hideFooter: true },
+  { path: '360/completion', screenId: 'completion_360', public: false, hideFooter: true },
+  { path: '360/login', screenId: 'login_360', public: false, hideFooter: true },
   // The auth pages of SPEC §2 (issue 11), also served at the top level (TOP_LEVEL_ROUTES).
   { path: 'sign_up/email', screenId: 'sign_up_email', public: true, hideFooter: true },
   { path: 'login-through-otp', screenId: 'login_through_otp', public: true, hideFooter: true },
