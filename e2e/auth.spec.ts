@@ -83,10 +83,13 @@ test('editing the number and asking again sends a new code once the cooldown is 
   await expect(page.getByRole('button', { name: /Resend OTP in/ })).toBeDisabled();
   await page.getByRole('button', { name: 'Edit number' }).click();
   await expect(page.getByLabel('Mobile number')).toHaveValue(phone.national);
-  // The server's resend cooldown is 1 s in these tests (playwright.config.ts).
-  await page.waitForTimeout(1200);
-  // keep the numbers apart; the code page shows again after asking
-  await page.getByRole('button', { name: 'Get OTP' }).click();
+  // The server's resend cooldown is 1 s in these tests (playwright.config.ts): asking sooner is refused and the
+  // number page stays, so ask until the code page shows again (no fixed wait).
+  const getOtp = page.getByRole('button', { name: 'Get OTP' });
+  await expect(async () => {
+    if (await getOtp.isVisible()) await getOtp.click();
+    await expect(page.getByLabel('One-time code')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   const second = await readCode(request, phone.e164, first);
   await page.getByLabel('One-time code').fill(second);
   await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
