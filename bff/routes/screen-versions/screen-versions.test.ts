@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue, type ScreenCatalogue } from '../../screens/composer';
+import { knownWidgetTypes } from '../../screens/capabilities';
 import { rolloutBucket } from '../../services/screen-versions';
 import { createTranslations } from '../../services/translations';
 import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
@@ -302,5 +303,62 @@ describe('staff API of the screens’ versions: upload, publish, rollback, audit
     await rollback('login', { author: 'a@b.c', version: 0 });
     clock += 60_000;
     expect(await heading(other)).toEqual({ text: 'Welcome back', version: '0' });
+  });
+});
+
+describe('screens fitted to what the client draws (issue 16 item 4)', () => {
+  it('an older client gets the fallback of a widget it cannot draw; without the header, today’s payload', async () => {
+    // A version whose social sign-in buttons fall back to a line of text for clients without that widget.
+    const doc = fileOf('login');
+    const social = doc.widget_list.find((w) => w.id === 'social_login')!;
+    social.fallback = {
+      id: 'social_login_text',
+      widget_type: 'text',
+      contents: { text: { $t: 'screens.login.intro' }, variant: 'caption' },
+    };
+    const v = (await upload('login', { author: 'a@b.c', definition: doc })).json().data.version
+      .version as number;
+    expect(v).toBeGreaterThan(0);
+    await publish('login', { author: 'a@b.c', version: v });
+
+    const all = knownWidgetTypes.join(',');
+    const older = knownWidgetTypes.filter((t) => t !== 'social_login_buttons').join(',');
+    const get = (headers: Record<string, string>) => app.inject({ url: `${SCREEN}/login`, headers });
+    const ids = (res: Awaited<ReturnType<typeof get>>) =>
+      (res.json().data.widget_list as { id: string; widget_type: string }[]).map((w) => w.id);
+
+    const today = await get({});
+    expect(ids(today)).toContain('social_login');
+    expect(today.headers.vary).toContain('x-widget-types');
+    const current = await get({ 'x-widget-types': all, 'x-schema-version': '1' });
+    expect(current.json().data).toEqual(today.json().data);
+    const old = await get({ 'x-widget-types': older, 'x-schema-version': '1' });
+    expect(ids(old)).not.toContain('social_login');
+    expect(ids(old)).toContain('social_login_text');
+    expect(
+      old
+        .json()
+        .data.widget_list.every((w: { widget_type: string }) => w.widget_type !== 'social_login_buttons'),
+    ).toBe(true);
+    // Kept per capability set: each answer has its own ETag, and revalidates against it.
+    expect(old.headers.etag).not.toBe(today.headers.etag);
+    const again = await get({ 'x-widget-types': older, 'if-none-match': String(old.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    const mismatch = await get({ 'if-none-match': String(old.headers.etag) });
+    expect(mismatch.statusCode).toBe(200);
+
+    // A signed-in screen is fitted too (never kept): the dashboard's widgets the client lacks are left out.
+    const cookie = await signInNewOwner(app);
+    const dash = await app.inject({
+      url: `${SCREEN}/dashboard`,
+      headers: { cookie, 'x-widget-types': 'text' },
+    });
+    expect(dash.statusCode).toBe(200);
+    const types = (dash.json().data.widget_list as { widget_type: string }[]).map((w) => w.widget_type);
+    expect(types.length).toBeGreaterThan(0);
+    expect(types.every((t) => t === 'text')).toBe(true);
+    const bad = await app.inject({ url: `${SCREEN}/login`, headers: { 'x-schema-version': 'one' } });
+    expect(bad.statusCode).toBe(400);
+    await rollback('login', { author: 'a@b.c', version: 0 });
   });
 });
