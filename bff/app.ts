@@ -302,6 +302,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     databaseReady: () => app.dbReadiness.ready,
     now,
     onCheckError: (err) => app.log.warn({ err }, 'screen versions check failed; serving the last known'),
+    onInvalidVersion: (err) =>
+      app.log.error({ err }, 'a published screen version fails the checks of this deploy; serving its file'),
   });
   app.decorate('screenVersions', screenVersions);
 

@@ -83,6 +83,8 @@ export interface ScreenVersionsOptions {
   now?: () => number;
   /** Told when a check of the database fails (the screens keep being served from memory). */
   onCheckError?: (err: unknown) => void;
+  /** Told when a published version no longer passes the checks of this deploy (its file is served instead). */
+  onInvalidVersion?: (err: ScreenDefinitionError) => void;
 }
 
 /** The service of {@link createScreenVersions}. */
@@ -176,7 +178,10 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
     if (!catalogue.has(screenId)) throw onboardError('ONB_SCREEN_NOT_FOUND');
   };
 
-  /** Reads the counter and, when it moved, every release and the definitions they name. */
+  /**
+   * Reads the counter and, when it moved, every release and the definitions they name (each checked once
+   * per instance, see `check`).
+   */
   const reload = async () => {
     const row = await db
       .selectFrom('screen_audit')
@@ -196,7 +201,21 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
         .where('screen_id', '=', id)
         .where('version', '=', v)
         .executeTakeFirst();
-      if (stored) definitions.set(`${id}:${v}`, stored.definition as unknown as ScreenDefinition);
+      if (!stored) continue;
+      // Checked again against this deploy's schemas, fixtures and locales: a version stored under an
+      // earlier deploy that no longer passes is not served (the file is, and the problem is logged).
+      const reasons = check(id, stored.definition);
+      if (reasons.length > 0) {
+        opts.onInvalidVersion?.(
+          new ScreenDefinitionError(
+            uploadedFile(id),
+            reasons[0]!.path,
+            `version ${v}: ${reasons[0]!.detail}`,
+          ),
+        );
+        continue;
+      }
+      definitions.set(`${id}:${v}`, stored.definition as unknown as ScreenDefinition);
     }
     const next = new Map<string, Release>();
     for (const r of rows) {
@@ -291,8 +310,8 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
     return releaseOf(screenId, releases.get(screenId));
   };
 
-  /** Every problem of `document` as a version of `screenId` (empty: it may be stored). */
-  const check = (screenId: string, document: unknown): DefinitionReason[] => {
+  /** Every problem of `document` as a version of `screenId` (empty: it may be stored or served). */
+  function check(screenId: string, document: unknown): DefinitionReason[] {
     const file = uploadedFile(screenId);
     const asReason = (err: unknown): DefinitionReason[] => {
       if (err instanceof ScreenDefinitionError) return [{ file, path: err.path, detail: err.detail }];
@@ -335,7 +354,7 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
         });
     }
     return reasons.slice(0, 50);
-  };
+  }
 
   return {
     async upload(screenId, document, author, note) {

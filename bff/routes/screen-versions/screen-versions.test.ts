@@ -306,6 +306,44 @@ describe('staff API of the screens’ versions: upload, publish, rollback, audit
   });
 });
 
+describe('a published version that no longer passes the checks', () => {
+  it('is not served after a deploy that breaks it: the file is, and the problem is logged', async () => {
+    // As if stored under an earlier deploy whose locales had this key.
+    const broken = loginWithHeading({ $t: 'screens.login.key_of_an_earlier_deploy' });
+    await app.db
+      .insertInto('screen_versions')
+      .values({
+        screen_id: 'login',
+        version: 900,
+        definition: JSON.stringify(broken),
+        created_by: 'old@deploy',
+      })
+      .execute();
+    const logged: string[] = [];
+    const other = await buildTestApp({
+      screens: catalogue,
+      db: await sharedDatabase(),
+      config: { supportStaffToken: TOKEN, screenVersionsCheckMs: 0 },
+      logger: {
+        level: 'error',
+        stream: { write: (line: string) => void logged.push(line) },
+      },
+    });
+    const pub = await other.inject({
+      method: 'POST',
+      url: `${STAFF_SCREENS}/login/publish`,
+      headers: auth,
+      payload: { author: 'a@b.c', version: 900 },
+    });
+    expect(pub.statusCode).toBe(200);
+    expect(await heading(other)).toEqual({ text: 'Welcome back', version: '0' });
+    expect(logged.join('')).toContain(
+      "version 900: translation key 'screens.login.key_of_an_earlier_deploy' not found",
+    );
+    await rollback('login', { author: 'a@b.c', version: 0 });
+  });
+});
+
 describe('screens fitted to what the client draws (issue 16 item 4)', () => {
   it('an older client gets the fallback of a widget it cannot draw; without the header, today’s payload', async () => {
     // A version whose social sign-in buttons fall back to a line of text for clients without that widget.
