@@ -204,8 +204,8 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
       if (!stored) continue;
       // Checked again against this deploy's schemas, fixtures and locales: a version stored under an
       // earlier deploy that no longer passes is not served (the file is, and the problem is logged).
-      const reasons = check(id, stored.definition);
-      if (reasons.length > 0) {
+      const { def, reasons } = check(id, stored.definition);
+      if (!def) {
         opts.onInvalidVersion?.(
           new ScreenDefinitionError(
             uploadedFile(id),
@@ -215,7 +215,7 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
         );
         continue;
       }
-      definitions.set(`${id}:${v}`, stored.definition as unknown as ScreenDefinition);
+      definitions.set(`${id}:${v}`, def);
     }
     const next = new Map<string, Release>();
     for (const r of rows) {
@@ -310,11 +310,18 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
     return releaseOf(screenId, releases.get(screenId));
   };
 
-  /** Every problem of `document` as a version of `screenId` (empty: it may be stored or served). */
-  function check(screenId: string, document: unknown): DefinitionReason[] {
+  /**
+   * `document` as a version of `screenId`: the checked definition the composer serves (as
+   * `definitionFromDocument` makes it from the document), or null with every problem found.
+   */
+  function check(
+    screenId: string,
+    document: unknown,
+  ): { def: ScreenDefinition; reasons: [] } | { def: null; reasons: DefinitionReason[] } {
     const file = uploadedFile(screenId);
-    const asReason = (err: unknown): DefinitionReason[] => {
-      if (err instanceof ScreenDefinitionError) return [{ file, path: err.path, detail: err.detail }];
+    const asReason = (err: unknown) => {
+      if (err instanceof ScreenDefinitionError)
+        return { def: null, reasons: [{ file, path: err.path, detail: err.detail }] };
       throw err;
     };
     let def: ScreenDefinition;
@@ -325,9 +332,8 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
     }
     // Whether a screen needs a session is part of the deployed code's security, not of its wording.
     if ((def.public === true) !== catalogue.isPublic(screenId)) {
-      return [
-        { file, path: '/public', detail: `must stay ${String(catalogue.isPublic(screenId))} as deployed` },
-      ];
+      const detail = `must stay ${String(catalogue.isPublic(screenId))} as deployed`;
+      return { def: null, reasons: [{ file, path: '/public', detail }] };
     }
     const used = new Set<string>();
     const recording: Translate = (locale, key, values) => {
@@ -353,14 +359,14 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
           detail: `translation key '${key}' missing in ${missing.join(', ')}`,
         });
     }
-    return reasons.slice(0, 50);
+    return reasons.length > 0 ? { def: null, reasons: reasons.slice(0, 50) } : { def, reasons: [] };
   }
 
   return {
     async upload(screenId, document, author, note) {
       known(screenId);
-      const reasons = check(screenId, document);
-      if (reasons.length > 0) throw onboardError('ONB_SCREEN_DEFINITION_INVALID', { details: { reasons } });
+      const { def, reasons } = check(screenId, document);
+      if (!def) throw onboardError('ONB_SCREEN_DEFINITION_INVALID', { details: { reasons } });
       // Two uploads at once may pick the same number: the primary key refuses the second, which tries again.
       for (let attempt = 0; ; attempt++) {
         try {
