@@ -117,6 +117,8 @@ export default async function screenRoutes(
         operationId: 'getScreen',
         tags: ['screens'],
         summary: 'A composed screen; public screens need no session, others answer 401 without one',
+        description:
+          'The answer header x-screen-version names the version of the definition composed (0: the deployed file; others were published through the staff API). With x-widget-types (the widget types the client draws, comma-separated) a widget of another type is replaced by its fallback or left out; without it the payload is as composed.',
         headers: ref('api/screen-client-headers.schema.json'),
         params: ref('api/screen-params.schema.json'),
         querystring: ref('api/screen-query.schema.json'),
