@@ -47,12 +47,19 @@ import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
 import screenRoutes from './routes/screens';
+import screenVersionRoutes from './routes/screen-versions';
 import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
 import translationRoutes from './routes/translations';
 import { rememberScreensChecked, screensCheckedBefore, screensCheckKey } from './screens/check-stamp';
-import { loadScreenCatalogue, type ScreenCatalogue, type Translate } from './screens/composer';
+import {
+  loadFixtureContexts,
+  loadScreenCatalogue,
+  type ScreenCatalogue,
+  type Translate,
+} from './screens/composer';
+import { createScreenVersions, type ScreenVersions } from './services/screen-versions';
 import { defaultLocalesDir } from './services/translations';
 import { schemasDir } from '../schemas/tools/schema-files';
 import type { ImageStorage } from './services/image-storage';
@@ -90,6 +97,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `draining`: the app is closing (SIGTERM); new requests are answered 503 with Retry-After. */
     lifecycle: { readonly draining: boolean };
+    /** Versions of the screen definitions published without a deploy (issue 16 item 3). */
+    screenVersions: ScreenVersions;
   }
 }
 
@@ -282,6 +291,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           translate: app.translations.translate,
         })
       : loadDefaultScreenCatalogue(app.translations.translate));
+  // Published versions over the files (version 0); uploads are checked against the fixture contexts.
+  const screenVersions = createScreenVersions({
+    db: app.db,
+    catalogue: screens,
+    translate: app.translations.translate,
+    contexts: () => loadFixtureContexts(opts.screensDir ?? defaultScreensDir),
+    localesDir: opts.localesDir ?? defaultLocalesDir,
+    checkEveryMs: config.screenVersionsCheckMs,
+    databaseReady: () => app.dbReadiness.ready,
+    now,
+    onCheckError: (err) => app.log.warn({ err }, 'screen versions check failed; serving the last known'),
+    onInvalidVersion: (err) =>
+      app.log.error({ err }, 'a published screen version fails the checks of this deploy; serving its file'),
+  });
+  app.decorate('screenVersions', screenVersions);
 
   await app.register(healthRoutes);
   await app.register(metaRoutes);
@@ -300,7 +324,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
-  await app.register(screenRoutes, { config, screens });
+  await app.register(screenRoutes, { config, screens, versions: screenVersions });
+  await app.register(screenVersionRoutes, { config, versions: screenVersions });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir, production });
 

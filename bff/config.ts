@@ -72,6 +72,7 @@ const envJsonSchema = {
     SUPPORT_STAFF_TOKEN: { type: 'string', default: '' },
     SUPPORT_MESSAGES_PER_MINUTE: { type: 'integer', default: 10, minimum: 1 },
     SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
+    SCREEN_VERSIONS_CHECK_MS: { type: 'integer', default: 1000, minimum: 0, maximum: 600000 },
     SSO_JWKS_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
     SSO_ISSUER: { type: 'string', default: '' },
     SSO_AUDIENCE: { type: 'string', default: '' },
@@ -255,6 +256,12 @@ export interface Config {
    * replySupportMessage); null turns the staff API off (404). Compared in constant time.
    */
   supportStaffToken: string | null;
+  /**
+   * How often, at most, a screen request checks the database for a published or rolled back screen version
+   * (SCREEN_VERSIONS_CHECK_MS, default 1000 ms; 0: every screen request). Issue 16 item 3: another instance's
+   * publish reaches this one's owners within this time, without a restart.
+   */
+  screenVersionsCheckMs: number;
   /** Support chat messages an owner may send per rolling minute (SUPPORT_MESSAGES_PER_MINUTE, default 10). */
   supportMessagesPerMinute: number;
   /**
@@ -498,6 +505,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportStaffToken: raw.SUPPORT_STAFF_TOKEN.trim() || null,
     supportMessagesPerMinute: raw.SUPPORT_MESSAGES_PER_MINUTE,
     supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
+    screenVersionsCheckMs: raw.SCREEN_VERSIONS_CHECK_MS,
     sso: ssoFromRaw(raw),
     socialProviders: {
       google: socialProvider(

@@ -396,6 +396,17 @@ export const errorDefinitions = {
   },
   ONB_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_SCREEN_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  // Staff API of the screens' versions (issue 16 item 3): staff read error.code and error.details.
+  ONB_SCREEN_VERSION_NOT_FOUND: {
+    status: 404,
+    key: 'errors.not_found',
+    message: 'No such version of this screen',
+  },
+  ONB_SCREEN_DEFINITION_INVALID: {
+    status: 400,
+    key: 'errors.invalid_input',
+    message: 'The screen definition is refused: see error.details.reasons',
+  },
   ONB_LANGUAGE_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_LEAD_NOT_FOUND: {
     status: 404,

@@ -333,6 +333,9 @@ export interface Database {
   stored_files: StoredFilesTable;
   idempotency_keys: IdempotencyKeysTable;
   analytics_events: AnalyticsEventsTable;
+  screen_versions: ScreenVersionsTable;
+  screen_releases: ScreenReleasesTable;
+  screen_audit: ScreenAuditTable;
 }
 
 /**
@@ -462,4 +465,47 @@ export interface AnalyticsEventsTable {
   occurred_at: Timestamp;
   /** When the BFF stored it. */
   received_at: Generated<Timestamp>;
+}
+
+/** Table `screen_versions` (migration 0019, issue 16 item 3): one uploaded version of a screen's definition. */
+export interface ScreenVersionsTable {
+  screen_id: string;
+  /** 1, 2, … per screen; 0 is the deployed file and is never stored. */
+  version: number;
+  /** The checked definition document (schemas/screen-definition.schema.json). */
+  definition: ColumnType<Record<string, unknown>, string, string>;
+  /** Who uploaded it (the staff member named in the request). */
+  created_by: string;
+  note: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/**
+ * Table `screen_releases` (migration 0019): what owners get of a screen. `version` 0 is the file; with a
+ * rollout (`rollout_percent` or `rollout_flag`), owners outside it get `previous_version`.
+ */
+export interface ScreenReleasesTable {
+  screen_id: string;
+  version: number;
+  previous_version: number | null;
+  /** 1–99: the share of owners (stable per owner) who get `version`. */
+  rollout_percent: number | null;
+  /** A feature flag: while it is on, every request gets `version`; while off, `previous_version`. */
+  rollout_flag: string | null;
+  updated_by: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Table `screen_audit` (migration 0019): every upload, publish and rollback of a screen, with who and when. */
+export interface ScreenAuditTable {
+  /** Increasing; the highest is the catalogue's change counter. */
+  id: Generated<string>;
+  screen_id: string;
+  /** upload, publish or rollback. */
+  action: string;
+  version: number;
+  /** The rollout of a publish, the previous version of a rollback, the note of an upload. */
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  actor: string;
+  at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -469,6 +469,16 @@ export function readDefinition(file: string): ScreenDefinition {
   } catch (err) {
     throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
   }
+  return definitionFromDocument(file, json, basename(file, '.json'));
+}
+
+/**
+ * Turns a parsed definition document (what a definition file holds, or a version uploaded through the
+ * staff API) into a checked definition: schemas/screen-definition.schema.json, and `screen_id` equal to
+ * `screenId` (the file's name). `file` names the document in errors.
+ * @throws ScreenDefinitionError naming `file` and the JSON path of the first problem.
+ */
+export function definitionFromDocument(file: string, json: unknown, screenId: string): ScreenDefinition {
   if (!validateDefinition(json)) {
     // A widget_list item is a widget or an $each: of the two branches' errors, the deepest is the one
     // about what the author wrote (e.g. /widget_list/3/do/id rather than "must have required property 'id'").
@@ -479,9 +489,8 @@ export function readDefinition(file: string): ScreenDefinition {
     throw new ScreenDefinitionError(file, p, msg);
   }
   const def = json as ScreenDefinition;
-  const expected = basename(file, '.json');
-  if (def.screen_id !== expected) {
-    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expected}'`);
+  if (def.screen_id !== screenId) {
+    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${screenId}'`);
   }
   return def;
 }
@@ -496,6 +505,41 @@ export function loadFixtureContexts(dir: string): Record<string, ScreenContext> 
     out[name] = JSON.parse(readFileSync(join(ctxDir, name), 'utf8')) as ScreenContext;
   }
   return out;
+}
+
+/**
+ * Checks one definition by composing it for every context of `contexts` (by name; a public screen for
+ * anonymous contexts too, every screen for signed-in ones), validating each payload, and requires every
+ * `$each` to have items in at least one of them, so that its template is composed and checked too.
+ * @throws ScreenDefinitionError naming `file`, the JSON path and the context of the first problem.
+ */
+export function checkDefinitionAgainstContexts(
+  file: string,
+  def: ScreenDefinition,
+  contexts: Record<string, ScreenContext>,
+  translate: Translate,
+): void {
+  const repeats: RepeatLog = { seen: new Map(), expanded: new Set() };
+  for (const [ctxName, ctx] of Object.entries(contexts)) {
+    if (!ctx.user && !def.public) continue;
+    try {
+      composeDefinition(file, def, ctx, translate, repeats);
+    } catch (err) {
+      if (err instanceof ScreenDefinitionError) {
+        throw new ScreenDefinitionError(err.file, err.path, `${err.detail} (context ${ctxName})`);
+      }
+      throw err;
+    }
+  }
+  // A template no fixture context expands was never composed, so nothing checked it.
+  for (const [path, list] of repeats.seen) {
+    if (!repeats.expanded.has(path))
+      throw new ScreenDefinitionError(
+        file,
+        path,
+        `'${list}' has no items in any fixture context, so the template is never checked: add a context of bff/screens/fixtures/contexts/ where it has some`,
+      );
+  }
 }
 
 /**
@@ -522,27 +566,7 @@ export function loadScreenCatalogue(opts: {
   }
   const contexts = opts.check === false ? {} : loadFixtureContexts(opts.dir);
   for (const { file, def } of opts.check === false ? [] : defs.values()) {
-    const repeats: RepeatLog = { seen: new Map(), expanded: new Set() };
-    for (const [ctxName, ctx] of Object.entries(contexts)) {
-      if (!ctx.user && !def.public) continue;
-      try {
-        composeDefinition(file, def, ctx, opts.translate, repeats);
-      } catch (err) {
-        if (err instanceof ScreenDefinitionError) {
-          throw new ScreenDefinitionError(err.file, err.path, `${err.detail} (context ${ctxName})`);
-        }
-        throw err;
-      }
-    }
-    // A template no fixture context expands was never composed, so nothing checked it.
-    for (const [path, list] of repeats.seen) {
-      if (!repeats.expanded.has(path))
-        throw new ScreenDefinitionError(
-          file,
-          path,
-          `'${list}' has no items in any fixture context, so the template is never checked: add a context of bff/screens/fixtures/contexts/ where it has some`,
-        );
-    }
+    checkDefinitionAgainstContexts(file, def, contexts, opts.translate);
   }
   return {
     has: (id) => defs.has(id),

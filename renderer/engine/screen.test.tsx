@@ -10,6 +10,7 @@ import { activeHotelIdAtom, appStore } from '../state/atoms';
 import { ShellHostContext, type ShellHost } from './host';
 import type { WidgetReport } from './reports';
 import { Screen, primeScreenRequest } from './screen';
+import { widgetRegistry } from './registry';
 
 vi.mock('./registry', async () => {
   const { createElement } = await import('react');
@@ -147,6 +148,14 @@ describe('Screen', () => {
     await waitFor(() => expect(document.title).toBe('Sign up'));
     await waitFor(() => expect(shell.setFooterHidden).toHaveBeenCalledWith(true));
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up');
+  });
+
+  it('tells the BFF which widget types this build draws (issue 16 item 4)', async () => {
+    draw({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hello')] });
+    expect(await view.findByText('Hello')).toBeInTheDocument();
+    const headers = fetchMock.mock.calls[0]![1]!.headers as Record<string, string>;
+    expect(headers['x-widget-types']!.split(',').sort()).toEqual(Object.keys(widgetRegistry).sort());
+    expect(headers['x-schema-version']).toBe('1');
   });
 
   it('emits screen_view with the screen id once the payload is drawn (SPEC §9 analytics)', async () => {

@@ -41,6 +41,17 @@ import {
 export const SCREEN_ENDPOINT = '/hms_ms/api/v1/screens/';
 
 /**
+ * What this build can draw, sent with every screen request (issue 16 item 4): the widget types of the
+ * registry and the payload schema version it reads. The BFF replaces a widget of another type by its
+ * fallback or leaves it out, so a client cached before a new widget shipped keeps working. Only screen
+ * requests carry it, and it is the same on every one (header compression sends it once per connection).
+ */
+export const screenCapabilityHeaders: Readonly<Record<string, string>> = {
+  'x-widget-types': Object.keys(widgetRegistry).join(','),
+  'x-schema-version': '1',
+};
+
+/**
  * The `load` of every widget (widgets/widget-props.ts `Load`): a GET of `endpoint` with `query` through the
  * API client. Resolves with the envelope's `data`; rejects with ApiError, or the AbortError when `signal`
  * aborts.
@@ -289,7 +300,7 @@ export function primeScreenRequest(
   requestQuery?: ScreenProps['requestQuery'],
 ): void {
   const request = apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
-    headers: requestHeaders,
+    headers: { ...screenCapabilityHeaders, ...requestHeaders },
     query: requestQuery && Object.keys(requestQuery).length > 0 ? requestQuery : undefined,
   });
   request.catch(() => undefined);
@@ -366,7 +377,7 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
       primed ??
       apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
         signal: controller.signal,
-        headers,
+        headers: { ...screenCapabilityHeaders, ...headers },
         query,
       })
     ).then(

@@ -30,6 +30,7 @@ describe('primeFirstScreen', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
     expect((init!.headers as Record<string, string>).user_url_country).toBe('AE');
+    expect((init!.headers as Record<string, string>)['x-widget-types']).toContain('input');
   });
 
   it('primes the top-level login page too', () => {

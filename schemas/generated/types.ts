@@ -147,6 +147,26 @@ export type NoPlace = null;
  */
 export type NoReferral = null;
 /**
+ * Who makes a change (an e-mail address or a name): recorded in the audit log of the screens' versions. The staff token says that the caller is staff; this says which person.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "StaffAuthor".
+ */
+export type StaffAuthor = string;
+/**
+ * Who gets a published version before everyone: `percent` of owners (1–99; stable per owner: a hash of the screen id and the user id), or every request while the feature flag `flag` is on. Everyone else keeps the version published before.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenRollout".
+ */
+export type ScreenRollout =
+  | {
+      percent: number;
+    }
+  | {
+      flag: string;
+    };
+/**
  * sign_up creates the owner account on first successful verification; login requires an existing owner account (SPEC §6).
  *
  * This interface was referenced by `RequestOtpBody`'s JSON-Schema
@@ -812,13 +832,23 @@ export interface ApiError {
      */
     retry_after_s?: number;
     /**
-     * Structured data for the screen, e.g. `matches` of 'Is this your property?' (ONB_POSSIBLE_DUPLICATE, ONB_POSSIBLE_DUPLICATE_OWN).
+     * Structured data for the screen, e.g. `matches` of 'Is this your property?' (ONB_POSSIBLE_DUPLICATE, ONB_POSSIBLE_DUPLICATE_OWN); `reasons` of an uploaded screen definition that is refused (ONB_SCREEN_DEFINITION_INVALID).
      */
     details?: {
       /**
        * @maxItems 5
        */
       matches?: PropertyMatch[];
+      /**
+       * Each problem found: the definition's `file` (screens/<screen_id>.json, uploaded), the JSON `path` in it ('' for the whole document) and what is wrong.
+       *
+       * @maxItems 50
+       */
+      reasons?: {
+        file: string;
+        path: string;
+        detail: string;
+      }[];
     };
   };
 }
@@ -1842,6 +1872,17 @@ export interface PublishResult {
   };
 }
 /**
+ * Body of publishScreenVersion: the version owners get from their next load of the screen (0: the deployed file), to everyone or with a rollout. An unknown version answers 404 ONB_SCREEN_VERSION_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PublishScreenVersionBody".
+ */
+export interface PublishScreenVersionBody {
+  author: StaffAuthor;
+  version: number;
+  rollout?: ScreenRollout;
+}
+/**
  * Body of verifyReferralCode and saveReferralCode: the code the owner typed (trimmed and compared case-insensitively).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1959,6 +2000,16 @@ export interface ReverseGeocodeResult {
   closest: Place[];
 }
 /**
+ * Body of rollbackScreen: the earlier version every owner gets again from their next load, without a rollout (0: the deployed file). An unknown version answers 404 ONB_SCREEN_VERSION_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "RollbackScreenBody".
+ */
+export interface RollbackScreenBody {
+  author: StaffAuthor;
+  version: number;
+}
+/**
  * data of saveKycDetails: the kyc section as saved, the lead's checklist after the save and the KYC details.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2000,6 +2051,56 @@ export interface SaveLeadSectionBody {
   draft: boolean;
 }
 /**
+ * Answer of listScreenAudit: changes to the screens' versions, the newest first. `action` upload (a version stored), publish (with its rollout) or rollback; `detail` holds the note of an upload, the rollout and previous version of a publish or rollback.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenAuditList".
+ */
+export interface ScreenAuditList {
+  entries: {
+    id: number;
+    screen_id: string;
+    action: 'upload' | 'publish' | 'rollback';
+    version: number;
+    detail: {
+      note?: string | null;
+      previous_version?: number | null;
+      /**
+       * The rollout (see ScreenRollout): {percent} or {flag}; null without one.
+       */
+      rollout?: {
+        percent?: number;
+        flag?: string;
+      } | null;
+    };
+    actor: string;
+    at: string;
+  }[];
+}
+/**
+ * Query of listScreenAudit: only the changes of `screen_id` when given; at most `limit` (default 100, 1–500) entries, the newest first.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenAuditQuery".
+ */
+export interface ScreenAuditQuery {
+  screen_id?: string;
+  limit?: number;
+}
+/**
+ * Headers of getScreen: those of every call (api/client-headers.schema.json), and what the client can draw (issue 16 item 4). x-widget-types: the widget types the client's build draws, comma-separated; a widget of another type is replaced by its fallback or dropped. Without it the payload is sent as composed. x-schema-version: the payload schema version the client reads (1).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenClientHeaders".
+ */
+export interface ScreenClientHeaders {
+  httpxoyolang?: string;
+  user_url_country?: string;
+  'x-qid'?: string;
+  'x-widget-types'?: string;
+  'x-schema-version'?: string;
+}
+/**
  * data of GET /owner_ms/api/v1/app/screen-metadata: for each known requested screen name (SPEC §2, e.g. propertyDashboardScreen), its labels; title when the screen has one. Unknown names are left out.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2031,6 +2132,76 @@ export interface ScreenQuery {
   property_unique_id?: string;
   task?: string;
   [k: string]: unknown;
+}
+/**
+ * Answer of listScreenReleases: the release of every screen, by screen_id.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenReleaseList".
+ */
+export interface ScreenReleaseList {
+  screens: ScreenRelease[];
+}
+/**
+ * What owners get of a screen: `version` (0: the deployed file), and during a rollout the rollout and the version everyone else keeps (`previous_version`). `updated_by`/`updated_at` are null while nothing was ever published.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenRelease".
+ */
+export interface ScreenRelease {
+  screen_id: string;
+  version: number;
+  previous_version: number | null;
+  /**
+   * The rollout (see ScreenRollout): {percent} or {flag}; null without one.
+   */
+  rollout: {
+    percent?: number;
+    flag?: string;
+  } | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+/**
+ * Answer of publishScreenVersion and rollbackScreen: the screen's release as it now is.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenReleaseResult".
+ */
+export interface ScreenReleaseResult {
+  release: ScreenRelease;
+}
+/**
+ * Answer of listScreenVersions: the screen's release and every version, the newest first, ending with 0 (the deployed file).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenVersionList".
+ */
+export interface ScreenVersionList {
+  release: ScreenRelease;
+  versions: ScreenVersion[];
+}
+/**
+ * One version of a screen's definition: 0 is the deployed file (created_by and created_at null), 1, 2, … were uploaded.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenVersion".
+ */
+export interface ScreenVersion {
+  screen_id: string;
+  version: number;
+  created_by: string | null;
+  created_at: string | null;
+  note: string | null;
+}
+/**
+ * Answer of uploadScreenVersion: the stored version (not yet published).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenVersionResult".
+ */
+export interface ScreenVersionResult {
+  version: ScreenVersion;
 }
 /**
  * data of the address section (SPEC §2 property location, confirm address, manual/auto address, location details; §3 address/location). Every field is optional in a draft; a final save needs latitude, longitude, address_line, city and country, and then: the country must be the account's (400 ONB_COUNTRY_LOCKED, SPEC §5); the city must be served (422 'We are not operational in this area. Please select correct location.', and the lead becomes a cold lead NOT_SERVICEABLE, SPEC §4); a pin farther than LOCATION_CONFIRM_DISTANCE_M from the typed city needs location_confirmed (409 ONB_LOCATION_DIFFERS, SPEC §5); a property with a similar name near the pin needs not_duplicate_confirmed (409 ONB_POSSIBLE_DUPLICATE, or ONB_POSSIBLE_DUPLICATE_OWN when one is the owner’s own, with error.details.matches, SPEC §2 OTA match). null clears a field.
@@ -2458,6 +2629,15 @@ export interface SsoSignInBody {
   token: string;
 }
 /**
+ * Path parameters of the staff routes of one screen's versions. A screen without a definition file answers 404 ONB_SCREEN_NOT_FOUND.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "StaffScreenParams".
+ */
+export interface StaffScreenParams {
+  screen_id: string;
+}
+/**
  * data of listSupportConversations: conversations, the most recently active first; has_more when another page exists (ask again with offset + limit).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -2733,6 +2913,23 @@ export interface UploadKycDocumentForm {
    * The photo of the document: JPEG or PNG by its content, at most 10485760 bytes, at least 600 px on each side after the EXIF orientation (any orientation).
    */
   file: string;
+}
+/**
+ * Body of uploadScreenVersion: a new version of one screen's definition, the same JSON document as its file bff/screens/<screen_id>.json. It is checked like `npm run screens:check` (the definition schema, composition against every fixture context, every $t key in every language); refused with 400 ONB_SCREEN_DEFINITION_INVALID and `error.details.reasons` otherwise. Uploading does not publish.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "UploadScreenVersionBody".
+ */
+export interface UploadScreenVersionBody {
+  author: StaffAuthor;
+  /**
+   * What changed, for the version list and the audit log.
+   */
+  note?: string;
+  /**
+   * The screen definition document (schemas/screen-definition.schema.json); its screen_id must be the path's.
+   */
+  definition: {};
 }
 /**
  * data of a successful verifyContactOtp answer (the code was right). verified is true only when is_another_user_present is false; with another user present the session may switch profile (switchProfile) for 10 minutes (SPEC §3 is_another_user_present, §6).

@@ -29,6 +29,11 @@ export default fp(
             description:
               'Support chat (issue 6 item 7): owner routes with a session; staff routes with a bearer token',
           },
+          {
+            name: 'staff',
+            description:
+              "Screens' versions (issue 16 item 3): upload, publish, roll back and audit screen definitions without a deploy; bearer token",
+          },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'analytics', description: 'Analytics events from the browser (SPEC §9, issue 15)' },
           { name: 'health', description: 'Liveness and readiness' },

@@ -5,6 +5,8 @@ import type { Lead } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { screenData, type ScreenCatalogue } from '../../screens/composer';
+import { capabilityKey, fitToClient, knownWidgetTypes, parseCapabilities } from '../../screens/capabilities';
+import type { ScreenVersions } from '../../services/screen-versions';
 import { BRANDS } from '../../services/brands';
 import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
@@ -75,15 +77,28 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | n
  * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
  * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
  * user is composed per request and `no-store`; it is never kept.
+ *
+ * Versions (issue 16 item 3): each request resolves the screen's version once (`versions.pick`: the published
+ * one, or during a rollout the owner's), after at most one cheap check of the database for a change
+ * (`versions.refresh`), and composes only that version; `x-screen-version` tells which (0: the file). The
+ * public cache is kept per version. Capabilities (issue 16 item 4, `screens/capabilities.ts`): with
+ * `x-widget-types`, widgets the client cannot draw are replaced by their fallback or dropped; the public
+ * cache is kept per capability set and the answer varies on those headers.
  */
+/** What a public screen's answer varies on: language, session, country, encoding and the client's capabilities. */
+export const VARY_PUBLIC =
+  'httpxoyolang, cookie, user_url_country, accept-encoding, x-widget-types, x-schema-version';
+/** What a signed-in screen's answer varies on (never kept: `no-store`). */
+const VARY_SIGNED_IN = 'httpxoyolang, cookie, x-widget-types, x-schema-version';
+
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
 
 export default async function screenRoutes(
   app: FastifyInstance,
-  opts: { config: Config; screens: ScreenCatalogue },
+  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions },
 ) {
-  const { config, screens } = opts;
+  const { config, screens, versions } = opts;
   const cache = new Map<string, CachedScreen>();
   const remember = (key: string, entry: CachedScreen) => {
     if (cache.size >= PUBLIC_SCREEN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -91,7 +106,7 @@ export default async function screenRoutes(
   };
   app.get<{
     Params: { screen_id: string };
-    Headers: { user_url_country?: string };
+    Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
     Querystring: Record<string, unknown>;
   }>(
     '/hms_ms/api/v1/screens/:screen_id',
@@ -102,7 +117,9 @@ export default async function screenRoutes(
         operationId: 'getScreen',
         tags: ['screens'],
         summary: 'A composed screen; public screens need no session, others answer 401 without one',
-        headers: ref('api/client-headers.schema.json'),
+        description:
+          'The answer header x-screen-version names the version of the definition composed (0: the deployed file; others were published through the staff API). With x-widget-types (the widget types the client draws, comma-separated) a widget of another type is replaced by its fallback or left out; without it the payload is as composed.',
+        headers: ref('api/screen-client-headers.schema.json'),
         params: ref('api/screen-params.schema.json'),
         querystring: ref('api/screen-query.schema.json'),
         response: { 200: ok(ref('screen.schema.json')), ...errorResponses },
@@ -115,13 +132,25 @@ export default async function screenRoutes(
       const country = request.headers.user_url_country ?? request.user?.country_code;
       const params = screenParams(request.query);
       const globalInfo = globalInfoFor(config, country);
+      const caps = parseCapabilities(request.headers['x-widget-types'], request.headers['x-schema-version']);
+      // One version per request: resolved once here, and only that version is composed.
+      await versions.refresh();
+      const pick = versions.pick(id, request.user?.id ?? null, config.featureFlags);
+      reply.header('x-screen-version', String(pick.version));
 
       if (!request.user) {
-        // The same for everyone of this language, country and query: composed once, then sent as kept.
-        const key = JSON.stringify([id, request.locale, globalInfo.country_code, params]);
+        // The same for everyone of this language, country, query, version and capabilities: composed once.
+        const key = JSON.stringify([
+          id,
+          request.locale,
+          globalInfo.country_code,
+          params,
+          pick.version,
+          capabilityKey(caps, knownWidgetTypes),
+        ]);
         let entry = cache.get(key);
         if (!entry) {
-          const payload = screens.compose(id, {
+          const composed = pick.compose({
             global_info: globalInfo,
             images: null,
             kyc: null,
@@ -137,15 +166,13 @@ export default async function screenRoutes(
             locale: request.locale,
             brand: SCREEN_BRAND,
           });
+          const payload = fitToClient(composed, caps);
           const body = Buffer.from(reply.serialize({ success: true, data: payload }) as string);
           const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
           entry = { etag, body };
           remember(key, entry);
         }
-        reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'httpxoyolang, cookie, user_url_country, accept-encoding')
-          .header('etag', entry.etag);
+        reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag);
         const match = request.headers['if-none-match'];
         if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
           return reply.code(304).send();
@@ -222,7 +249,7 @@ export default async function screenRoutes(
               .map((s) => s.value)
               .filter((v) => !app.leads.isOnboarded(leadCountry, v))
           : null;
-      const payload = screens.compose(id, {
+      const composed = pick.compose({
         global_info: globalInfo,
         unsupported_sub_types: unsupported,
         images,
@@ -240,8 +267,8 @@ export default async function screenRoutes(
         // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
         brand: lead?.brand ?? SCREEN_BRAND,
       });
-      reply.header('cache-control', 'no-store').header('vary', 'httpxoyolang, cookie');
-      return { success: true, data: payload };
+      reply.header('cache-control', 'no-store').header('vary', VARY_SIGNED_IN);
+      return { success: true, data: fitToClient(composed, caps) };
     },
   );
 }
