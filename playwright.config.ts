@@ -63,7 +63,7 @@ export default defineConfig({
     },
     {
       // The built server (`npm run build` makes dist/server), as `npm run serve` starts it.
-      command: 'node dist/server/server.js',
+      command: 'node --import ./dist/server/instrument.js dist/server/server.js',
       // The server listens before its database is ready: wait for /readyz (503 until then).
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,

@@ -7,6 +7,7 @@
  *    load from node_modules as they are). Each module's `import.meta.url` keeps the address of its source
  *    file, so the files it reads beside itself (screen definitions, locales, schemas, fonts) are found as
  *    under tsx.
+ *    `dist/server/instrument.js` (+ `tracing.js`): the tracing preload of `npm run serve` (issue 15 item 4).
  * 2. The check of the screen definitions (`dist/server/screens-checked`), so the server need not repeat it
  *    at start on the same files.
  * 3. `dist/server/pglite-<version>.tar.gz`: the pre-initialised PGlite database (initdb done, migrations
@@ -61,6 +62,24 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   plugins: [keepSourceUrls],
+});
+// The tracing preload (issue 15 item 4): `node --import ./dist/server/instrument.js` runs it before the
+// server, and it loads tracing.js (OpenTelemetry) only when tracing is on. Built without `keepSourceUrls`:
+// instrument.js finds tracing.js beside itself.
+await build({
+  entryPoints: {
+    instrument: join(root, 'bff', 'telemetry', 'instrument.ts'),
+    tracing: join(root, 'bff', 'telemetry', 'tracing.ts'),
+  },
+  outdir,
+  bundle: true,
+  splitting: false,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'error',
 });
 const bundled = performance.now();
 console.log(`server bundle in ${Math.round(bundled - started)} ms`);

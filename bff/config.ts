@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import envSchema from 'env-schema';
+import { tracingSettings, type TracingSettings } from './telemetry/settings';
 
 /** The map tiles used when MAP_TILE_URL is unset: OpenStreetMap's standard tiles (issue 12 item 13). */
 export const DEFAULT_MAP_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -43,6 +44,11 @@ const envJsonSchema = {
     OYO_360_CHAT_ENABLED: { type: 'boolean', default: false },
     IS_SELF_ONBOARD_ENABLED: { type: 'boolean', default: true },
     ENABLE_OYO360_L1_REVAMP: { type: 'boolean', default: false },
+    // Performance tracing (issue 15 item 4): read by bff/telemetry/settings.ts, listed here to be documented.
+    OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    OTEL_TRACES_SAMPLER_ARG: { type: 'number', default: 1, minimum: 0, maximum: 1 },
+    OTEL_SDK_DISABLED: { type: 'boolean', default: false },
+    DEPLOYMENT_ENVIRONMENT: { type: 'string', default: '' },
     SELF_ONBOARD_DISABLED_COUNTRIES: { type: 'string', default: '' },
     FEATURE_FLAGS: {
       type: 'string',
@@ -111,6 +117,11 @@ export type MessageTransportKind = 'dev' | 'webhook';
  * Durations are milliseconds; country codes are ISO 3166-1 alpha-2 upper case.
  */
 export interface Config {
+  /**
+   * Performance tracing (issue 15 item 4; SPEC §9 off in staging): OTEL_EXPORTER_OTLP_ENDPOINT,
+   * OTEL_TRACES_SAMPLER_ARG, OTEL_SDK_DISABLED, DEPLOYMENT_ENVIRONMENT (see bff/telemetry/settings.ts).
+   */
+  tracing: TracingSettings;
   /** TCP port to listen on (PORT, default 3000). */
   port: number;
   /** Interface to bind (HOST, default 0.0.0.0). */
@@ -426,6 +437,7 @@ type RawEnv = {
  * Does not touch `process.env`.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const tracing = tracingSettings(env);
   const data: Record<string, unknown> = {};
   for (const key of Object.keys(envJsonSchema.properties)) {
     const v = env[key];
@@ -442,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error('FEATURE_FLAGS must be a JSON object');
   }
   return {
+    tracing,
     port: raw.PORT,
     host: raw.HOST,
     nodeEnv: raw.NODE_ENV,

@@ -6,6 +6,7 @@
  */
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { flushTraces } from './telemetry/flush';
 
 const config = loadConfig();
 const app = await buildApp({ config, waitForDatabase: false });
@@ -27,16 +28,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
-    app.close().then(
-      () => {
-        app.log.info('closed');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        app.log.error({ err }, 'close failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(flushTraces)
+      .then(
+        () => {
+          app.log.info('closed');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          app.log.error({ err }, 'close failed');
+          process.exit(1);
+        },
+      );
   });
 }
 

@@ -35,6 +35,7 @@ import * as m0017 from './migrations/0017-stored-files-idempotency';
 import * as m0018 from './migrations/0018-analytics-events';
 import * as m0019 from './migrations/0019-screen-versions';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
+import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -69,7 +70,13 @@ export const migrationProvider: MigrationProvider = {
 
 /** Where the data lives: PGlite (a folder, or memory) or PostgreSQL (a URL). */
 export type DatabaseTarget =
-  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; schema?: string };
+  | {
+      kind: 'pglite';
+      dataDir: string | null;
+      /** A client span per query (issue 15 item 4: tracing on; PostgreSQL's `pg` has its own instrumentation). */
+      traced?: boolean;
+    }
+  | { kind: 'postgres'; url: string; schema?: string };
 
 /** An open database handle; `close()` ends the connection(s). */
 export interface DatabaseHandle {
@@ -218,7 +225,8 @@ export function connectDatabase(
     const image = empty ? pgliteImage() : undefined;
     const options = { startParams: [...PGLITE_START_PARAMS], ...(image ? { loadDataDir: image } : {}) };
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
-    const dialect = new PGliteDialect(client);
+    const plain = new PGliteDialect(client);
+    const dialect = target.traced ? tracedDialect(plain) : plain;
     const db = new Kysely<Database>({ dialect: limits ? boundedDialect(dialect, limits) : dialect });
     const opened = client.waitReady;
     // Handled here too, so a failure is not an unhandled rejection before someone awaits `opened`.
@@ -306,10 +314,18 @@ function postgresPool(
  * Picks the target from the configuration (DESIGN "bff/"): `DATABASE_URL` → PostgreSQL through `pg`;
  * unset → PGlite with files under `<DATA_DIR>/pglite`.
  */
-export function targetFromConfig(config: { databaseUrl: string | null; dataDir: string }): DatabaseTarget {
+export function targetFromConfig(config: {
+  databaseUrl: string | null;
+  dataDir: string;
+  tracing?: { enabled: boolean };
+}): DatabaseTarget {
   return config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'pglite', dataDir: join(resolve(config.dataDir), 'pglite') };
+    : {
+        kind: 'pglite',
+        dataDir: join(resolve(config.dataDir), 'pglite'),
+        ...(config.tracing?.enabled ? { traced: true } : {}),
+      };
 }
 
 /**
