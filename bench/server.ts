@@ -27,7 +27,7 @@ export interface StartOptions {
 }
 
 /**
- * Starts `node dist/server/server.js` (what `npm run serve` runs; `npm run build` makes it) on `port`, on an empty data
+ * Starts `node --import ./dist/server/instrument.js dist/server/server.js` (what `npm run serve` runs; `npm run build` makes it) on `port`, on an empty data
  * directory unless `opts.dataDir`, and waits for /readyz, polling /healthz and /readyz every 20 ms.
  */
 export async function startServer(
@@ -41,17 +41,21 @@ export async function startServer(
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'onboard-bench-'));
   const started = performance.now();
   // node itself (not npx) so that stopping the child stops the server and frees the port.
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/server.js'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...opts.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', './dist/server/instrument.js', 'dist/server/server.js'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        ...opts.env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   let liveAfterMs = 0;
   for (;;) {

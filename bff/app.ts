@@ -51,6 +51,7 @@ import screenVersionRoutes from './routes/screen-versions';
 import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
+import telemetryRoutes from './routes/telemetry';
 import translationRoutes from './routes/translations';
 import { rememberScreensChecked, screensCheckedBefore, screensCheckKey } from './screens/check-stamp';
 import {
@@ -324,6 +325,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
+  await app.register(telemetryRoutes, { tracing: config.tracing });
   await app.register(screenRoutes, { config, screens, versions: screenVersions });
   await app.register(screenVersionRoutes, { config, versions: screenVersions });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });

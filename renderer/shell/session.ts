@@ -26,6 +26,15 @@ export async function loadGlobalInfo(store: AppStore, pathname: string): Promise
       headers: country ? { user_url_country: country.toUpperCase() } : {},
     });
     store.set(globalInfoAtom, info);
+    // Performance tracing (issue 15 item 4) only when the server has it on: its own chunk, never on the way
+    // of the first screen.
+    if (info.tracing) {
+      const settings = info.tracing;
+      void import('./tracing').then(
+        (m) => m.startBrowserTracing(settings),
+        () => undefined,
+      );
+    }
   } catch (error) {
     console.warn('global info failed', extractErrorMessage(error));
   } finally {

@@ -639,6 +639,45 @@ export interface AnalyticsEventsBody {
   ];
 }
 /**
+ * Answer of postBrowserTraces (202): whether the spans are on their way to the collector (false when tracing is off: they are dropped).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "BrowserTracesResult".
+ */
+export interface BrowserTracesResult {
+  forwarded: boolean;
+}
+/**
+ * Spans of the browser (issue 15 item 4) as OpenTelemetry's OTLP/HTTP JSON export request (ExportTraceServiceRequest): `resourceSpans`, each with its resource and its spans by instrumentation scope. Forwarded as it is to the collector; its inner shape is OTLP's.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "BrowserTracesBody".
+ */
+export interface BrowserTracesBody {
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  resourceSpans: [
+    {
+      resource?: {};
+      /**
+       * @maxItems 50
+       */
+      scopeSpans: {}[];
+      schemaUrl?: string;
+    },
+    ...{
+      resource?: {};
+      /**
+       * @maxItems 50
+       */
+      scopeSpans: {}[];
+      schemaUrl?: string;
+    }[]
+  ];
+}
+/**
  * POST /hms_ms/api/v1/users/change_password (signed in): the current password and a new one. Ends every session of the account, this one included (SPEC §4).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -1035,6 +1074,16 @@ export interface GlobalInfo {
      */
     attribution: string;
     default_center: LatLng;
+  };
+  /**
+   * Present only when performance tracing is on (issue 15 item 4; off in staging, SPEC §9): the browser then traces its document load, its API calls (sending `traceparent`) and Web Vitals, and posts its spans to `traces_path`.
+   */
+  tracing?: {
+    /**
+     * Share of the traces the browser starts that are kept (OTEL_TRACES_SAMPLER_ARG).
+     */
+    sample_ratio: number;
+    traces_path: '/hms_ms/api/v1/telemetry/traces';
   };
 }
 /**

@@ -36,6 +36,10 @@ export default fp(
           },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'analytics', description: 'Analytics events from the browser (SPEC §9, issue 15)' },
+          {
+            name: 'telemetry',
+            description: "The browser's performance traces, forwarded to the collector (issue 15)",
+          },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },
         ],

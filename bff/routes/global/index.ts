@@ -3,6 +3,7 @@ import type { GlobalInfo } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { flattenMessages } from '../../services/translations';
 import { errorResponses, ok, ref } from '../responses';
+import { BROWSER_TRACES_PATH } from '../telemetry';
 
 /** Where the map opens when no pin is set (SPEC §9 default map coordinates). */
 export const DEFAULT_MAP_CENTER = { lat: 28.3991744, lng: 77.0387653 } as const;
@@ -21,6 +22,9 @@ export function globalInfoFor(config: Config, country: string | undefined | null
     enable_oyo360_l1_revamp: config.enableOyo360L1Revamp,
     country_code: cc,
     partner_site_url: config.partnerSiteUrl,
+    ...(config.tracing.enabled
+      ? { tracing: { sample_ratio: config.tracing.sampleRatio, traces_path: BROWSER_TRACES_PATH } }
+      : {}),
     map_config: {
       tile_url: config.mapTileUrl,
       attribution: config.mapTileUrl ? config.mapTileAttribution : '',
