@@ -14,7 +14,8 @@
  *   dynamically (a map loads with its widget), and the widget's contents validator
  *   (schemas/generated/validators/<widget_type>.js);
  * - the validators of the widgets that come with the page (renderer/main.tsx preloads them at start);
- * - on a route that needs a session, also the shell's own lazy parts (the support chat).
+ * - on a route that needs a session, also the shell's own lazy parts (the support chat), except those the
+ *   server turns on (browser tracing), which are listed with what loads on first use.
  *
  * `npm run size -- --detail [route]` prints where the bytes of a route (default sign_up) come from: the
  * minified bytes of each source package or folder, attributed through the chunks' source maps, and the
@@ -116,13 +117,22 @@ function keyOf(manifest: Manifest, srcSuffix: string): string | undefined {
   return Object.keys(manifest).find((key) => key === srcSuffix || key.endsWith(`/${srcSuffix}`));
 }
 
+/**
+ * The shell's lazy parts that load only when the server turns them on, so not on an owner's way by default:
+ * browser tracing (issue 15 item 4: only with a collector configured, after the first screen). Listed with
+ * what is loaded on first use.
+ */
+const OPTIONAL_SHELL_PARTS: ReadonlySet<string> = new Set(['shell/tracing.ts']);
+
 /** One route's chunks (manifest keys). */
 function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): Set<string> {
   const start = [ENTRY, ENGINE_SCREEN].filter((key) => manifest[key]);
   const base = closure(manifest, start, false);
   const chunks = new Set(base);
   if (!isPublic) {
-    const shellLazy = (manifest[ENTRY]?.dynamicImports ?? []).filter((key) => key.startsWith('shell/'));
+    const shellLazy = (manifest[ENTRY]?.dynamicImports ?? []).filter(
+      (key) => key.startsWith('shell/') && !OPTIONAL_SHELL_PARTS.has(key),
+    );
     for (const key of closure(manifest, shellLazy, true, base)) chunks.add(key);
   }
   // Widgets that come with the page (no chunk of their own) have their validators preloaded at start.
@@ -301,7 +311,7 @@ const base = closure(
 const onUse = [...base]
   .flatMap((key) => manifest[key]!.dynamicImports ?? [])
   .filter((key) => !/(^|\/)(widgets\/[a-z-]+\/index\.ts|schemas\/generated\/validators\/)/.test(key))
-  .filter((key) => !key.startsWith('shell/') && !base.has(key));
+  .filter((key) => (!key.startsWith('shell/') || OPTIONAL_SHELL_PARTS.has(key)) && !base.has(key));
 const onUseFiles = [...closure(manifest, new Set(onUse), false)]
   .filter((key) => !base.has(key))
   .map((key) => manifest[key]!.file)
