@@ -457,6 +457,7 @@ describe('edits of a published property (issue 12 item 2)', () => {
     expect(published.cover_url).toBe(oldFacade.url);
     expect(published.property_review_images.property_images).toHaveLength(6);
     expect(published.pending_tasks).toEqual([]);
+    expect(widget(await screen('images', id), 'photos_not_live')).toBeUndefined();
 
     // The owner replaces the facade: the new one is a draft, the old one stays on the listing with its files.
     const newFacade = await uploadPhoto(id, 'facade');
@@ -487,6 +488,10 @@ describe('edits of a published property (issue 12 item 2)', () => {
       .filter((r) => r.category === 'facade')
       .flatMap((r) => r.images.map((i) => i.image_id));
     expect(facadeIds).toEqual([newFacade.image_id]);
+    // …and says the photo changes are not live yet.
+    expect(String(widget(await screen('images', id), 'photos_not_live')?.contents.text)).toMatch(
+      /not live yet/,
+    );
 
     const submitted = await publishChanges(id);
     expect(submitted.statusCode, submitted.body).toBe(200);
@@ -497,6 +502,7 @@ describe('edits of a published property (issue 12 item 2)', () => {
     expect(afterIds).toContain(newFacade.image_id);
     expect(afterIds).not.toContain(oldFacade.image_id);
     expect(after.pending_tasks).toEqual([]);
+    expect(widget(await screen('images', id), 'photos_not_live')).toBeUndefined();
     // The deleted photo's files went with the submission.
     expect((await app.inject({ url: oldFacade.url, headers: { cookie: owner } })).statusCode).toBe(404);
   });
@@ -554,6 +560,32 @@ describe('review and Welcome Aboard screens', () => {
     expect(widget(after, 'go_live')!.contents.disabled_when).toBe(false);
     expect(widget(after, 'missing_title')).toBeUndefined();
     expect(widget(after, 'submit_holiday_home')).toBeUndefined();
+  });
+
+  it("says 'No data to show' where the photos would be, with the option below to add them (SPEC §8)", async () => {
+    const lead = await createTestLead(app, owner);
+    const empty = await screen('review', lead.property_unique_id);
+    expect(widget(empty, 'photos')).toBeUndefined();
+    expect(widget(empty, 'no_photos')).toMatchObject({
+      widget_type: 'empty_state',
+      contents: {
+        title: 'No data to show',
+        description: 'Try below options to modify',
+        action: {
+          label: 'Add photos',
+          actions: [
+            { type: 'navigate', to: '/images', query: { property_unique_id: lead.property_unique_id } },
+          ],
+        },
+      },
+    });
+    const arabic = await screen('review', lead.property_unique_id, 'ar');
+    expect(String(widget(arabic, 'no_photos')!.contents.title)).toMatch(ARABIC);
+    expect(String(widget(arabic, 'no_photos')!.contents.description)).toMatch(ARABIC);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
+    const withPhotos = await screen('review', lead.property_unique_id);
+    expect(widget(withPhotos, 'photos')).toBeDefined();
+    expect(widget(withPhotos, 'no_photos')).toBeUndefined();
   });
 
   it("words a holiday home as the 'OVH' variant: submit for review, then 'Under review' on Welcome Aboard", async () => {
