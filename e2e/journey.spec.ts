@@ -6,6 +6,7 @@ import {
   GURGAON,
   newEmail,
   photo,
+  photoSection,
   pinFromPhone,
   signUp,
   uploadPhotos,
@@ -192,6 +193,24 @@ test('a new owner lists a hotel from sign-up to live: every task, Go Live!, Welc
   await expect(page.getByText(edited)).toBeVisible();
   await expect(page.getByText(published)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Submit changes' })).toHaveCount(0);
+
+  // A photo added to the live property is a draft too: the listing keeps its six photos until submitted.
+  await expect(page.getByRole('button', { name: 'Photo 1 of 6' })).toBeVisible();
+  await page.goto(`/propertyOnboard/images?property_unique_id=${id}`);
+  const bathrooms = photoSection(page, 'Bathrooms');
+  await bathrooms.getByLabel('Add photos').setInputFiles([photo('nature/Aqua.jpg')]);
+  await expect(bathrooms.getByText('Accepted', { exact: true })).toHaveCount(2, { timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByText(/^Your photo changes are not live yet\./)).toBeVisible();
+  await page.goto(`/propertyOnboard/review?property_unique_id=${id}`);
+  await expect(page.getByRole('article', { name: 'Photos' }).getByText('Changes not live yet')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Photo 1 of 6' })).toBeVisible();
+  await page.getByRole('button', { name: 'Submit changes' }).click();
+  await expect(page.getByText('Your changes have been submitted')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Photo 1 of 7' })).toBeVisible();
+  await page.goto(`/propertyOnboard/images?property_unique_id=${id}`);
+  await expect(bathrooms.getByText('Accepted', { exact: true })).toHaveCount(2);
+  await expect(page.getByText(/^Your photo changes are not live yet\./)).toHaveCount(0);
 });
 
 test("a new owner lists a holiday home through the same steps; it ends 'Under review' and an expert will reach out", async ({

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { Client } from 'undici';
+import type { Database } from '../../bff/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientAddress, runLoad } from './load';
 import { startCluster, type Cluster } from './topology';
@@ -394,58 +395,13 @@ function logs(): string {
  * five other accepted photos the image requirements ask for, straight in the cluster's database.
  */
 async function completeRest(leadId: string): Promise<void> {
-  const { READY_SECTION_DATA } = await import('../../bff/test-support/publish');
-  const { TASKS_BEFORE_PUBLISH } = await import('../../bff/services/publish');
-  const db = new Kysely<Record<string, Record<string, unknown>>>({
+  const { makeLeadReady } = await import('../../bff/test-support/publish');
+  const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 }) }),
   });
   try {
-    const t = new Date();
-    for (const task of TASKS_BEFORE_PUBLISH) {
-      if (task === 'images' || task === 'basic_info') continue;
-      const data = JSON.stringify(READY_SECTION_DATA[task] ?? {});
-      await db
-        .insertInto('lead_sections')
-        .values({ lead_id: leadId, section: task, data, version: 1, completed: true, updated_at: t })
-        .onConflict((oc) =>
-          oc.columns(['lead_id', 'section']).doUpdateSet({ data, completed: true, updated_at: t }),
-        )
-        .execute();
-    }
-    const photos = [
-      { category: 'reception', room_category: null },
-      { category: 'room', room_category: 'Deluxe' },
-      { category: 'room', room_category: 'Deluxe' },
-      { category: 'room', room_category: 'Deluxe' },
-      { category: 'bathroom', room_category: null },
-    ];
-    for (const p of photos) {
-      await db
-        .insertInto('lead_images')
-        .values({
-          id: randomUUID(),
-          lead_id: leadId,
-          client_upload_id: randomUUID(),
-          category: p.category,
-          room_category: p.room_category,
-          status: 'accepted',
-          error_type: null,
-          is_active: true,
-          width: 1600,
-          height: 1200,
-          bytes: 200_000,
-          sha256: randomUUID().replaceAll('-', '').repeat(2),
-          phash: randomUUID().replaceAll('-', '').slice(0, 16),
-          created_at: t,
-          deleted_at: null,
-        })
-        .execute();
-    }
-    await db
-      .insertInto('lead_sections')
-      .values({ lead_id: leadId, section: 'images', data: '{}', version: 1, completed: true, updated_at: t })
-      .onConflict((oc) => oc.columns(['lead_id', 'section']).doUpdateSet({ completed: true, updated_at: t }))
-      .execute();
+    // Basic info and the facade photo went through the API; publishing decides the images task.
+    await makeLeadReady(db, leadId, { skip: ['basic_info'], omitPhotos: ['facade'] });
   } finally {
     await db.destroy();
   }

@@ -98,6 +98,13 @@ export interface LeadsTable {
   referral_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the referral code was last saved. */
   referral_updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /**
+   * The provider's program the listing is on (SPEC §4 Programs): EWB | OTA; null until the provider's staff
+   * set one (migration 0021).
+   */
+  program: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The program's type (SPEC §4): flexible | crystal; null until set by staff. */
+  program_type: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Table `lead_sections`: one row per saved section of a lead; primary key (lead_id, section). */
@@ -153,6 +160,12 @@ export interface LeadImagesTable {
   created_at: Timestamp;
   /** When the owner deleted it; null while active. */
   deleted_at: Timestamp | null;
+  /**
+   * Whether the live listing of the published lead shows it (migration 0021, issue 12 item 2): set to
+   * `is_active` (and accepted) when the lead is published and when the owner submits changes; false before.
+   * A deleted photo that is live keeps its files until then. Default false.
+   */
+  is_live: Generated<boolean>;
 }
 
 /** Table `lead_kyc_documents`: one row per identity-document photo kept for a lead (SPEC §3 KYC); unique (lead_id, client_upload_id). */

@@ -246,16 +246,33 @@ export interface ImageService {
    */
   syncTask(trx: Transaction<Database>, leadId: string): Promise<void>;
   /**
+   * The photos the live listing of a published lead shows (issue 12 item 2), as {@link list} answers the
+   * owner's photos: the requirements with the photos published last (`lead_images.is_live`), grouped by the
+   * room categories as published; a photo deleted since is still there (is_active false) until the owner
+   * submits changes. Every requirement is empty for a lead never published. Does not touch the checklist.
+   * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead.
+   */
+  listLive(userId: string, propertyUniqueId: string, locale: Locale): Promise<ImagesConfig>;
+  /**
+   * Puts the photo changes of lead `leadId` live inside `trx` (publishing or submitting changes, under the
+   * lead's upload lock taken by {@link syncTask}): every active accepted photo becomes live, every other
+   * photo not, and the files of deleted photos that were live until now are removed with the transaction.
+   * Answers whether anything changed.
+   */
+  publishPhotos(trx: Transaction<Database>, leadId: string): Promise<boolean>;
+  /**
    * Deletes a photo: it becomes inactive (SPEC §4) and its files are removed. Rejected photos always;
-   * others only within the delete window after their upload (SPEC §5).
+   * others only within the delete window after their upload (SPEC §5). A photo on the live listing of a
+   * published lead keeps its files, and stays on the listing, until the owner submits changes
+   * ({@link publishPhotos}).
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_IMAGE_UPLOAD_DISABLED (403) upload and delete disabled for the
    *   property; ONB_IMAGE_NOT_FOUND (404) no active photo with this id on the lead;
    *   ONB_IMAGE_DELETE_NOT_RECENT (409) an accepted photo older than the window.
    */
   delete(userId: string, propertyUniqueId: string, imageId: string): Promise<DeleteImageResult>;
   /**
-   * An active photo's display copy or thumbnail (JPEG) with its ETag, for its owner only; the bytes are
-   * read on demand (a conditional GET whose tag matches needs none).
+   * An active or live photo's display copy or thumbnail (JPEG) with its ETag, for its owner only; the bytes
+   * are read on demand (a conditional GET whose tag matches needs none).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_IMAGE_NOT_FOUND (404) unknown or deleted.
    */
   file(userId: string, propertyUniqueId: string, imageId: string, variant: ImageVariant): Promise<ServedFile>;
@@ -414,32 +431,36 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
     return lead;
   };
 
-  const activeImages = (q: Kysely<Database> | Transaction<Database>, leadId: string) =>
+  const activeImages = (q: Kysely<Database> | Transaction<Database>, leadId: string, live = false) =>
     q
       .selectFrom('lead_images')
       .selectAll()
       .where('lead_id', '=', leadId)
-      .where('is_active', '=', true)
+      .where(live ? 'is_live' : 'is_active', '=', true)
       .orderBy('created_at', 'asc')
       .orderBy('id', 'asc')
       .execute();
 
   const { roomSplit } = requirements;
 
-  /** The room categories of section room_categories of lead `leadId` ({@link roomCategoriesOf}). */
-  const roomCategoriesFor = async (q: Kysely<Database> | Transaction<Database>, leadId: string) =>
-    roomSplit
-      ? roomCategoriesOf(
-          (
-            await q
-              .selectFrom('lead_sections')
-              .select('data')
-              .where('lead_id', '=', leadId)
-              .where('section', '=', 'room_categories')
-              .executeTakeFirst()
-          )?.data,
-        )
-      : [];
+  /**
+   * The room categories of section room_categories of lead `leadId` ({@link roomCategoriesOf}), as saved
+   * or, with `live`, as published.
+   */
+  const roomCategoriesFor = async (
+    q: Kysely<Database> | Transaction<Database>,
+    leadId: string,
+    live = false,
+  ) => {
+    if (!roomSplit) return [];
+    const row = await q
+      .selectFrom('lead_sections')
+      .select(['data', 'live_data'])
+      .where('lead_id', '=', leadId)
+      .where('section', '=', 'room_categories')
+      .executeTakeFirst();
+    return roomCategoriesOf(live ? row?.live_data : row?.data);
+  };
 
   /** Whether a photo belongs to one of `keys` (room category keys) of the split category. */
   const roomKeyOf = (r: Pick<LeadImageRow, 'category' | 'room_category'>, keys: ReadonlySet<string>) => {
@@ -477,19 +498,22 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
     return { acceptedCount, rejectedCount, byCategory, byRoomCategory, completed };
   };
 
-  /** The lead's active photos, room categories and totals as `q` sees them. */
+  /** The lead's active (or, with `live`, live) photos, room categories and totals as `q` sees them. */
   const photosOf = async (
     q: Kysely<Database> | Transaction<Database>,
     leadId: string,
+    live = false,
   ): Promise<LeadPhotos> => {
-    const rows = await activeImages(q, leadId);
-    const roomCategories = await roomCategoriesFor(q, leadId);
+    const rows = await activeImages(q, leadId, live);
+    const roomCategories = await roomCategoriesFor(q, leadId, live);
     return { rows, roomCategories, totals: totalsOf(rows, roomCategories) };
   };
 
   /**
    * Keeps the checklist's images task in step with the photos and the room categories (section `images`,
-   * data `{ accepted_count }`): inserted at version 1, then version + 1 only when the data or the
+   * data `{ accepted_count, image_ids }`, the ids of the active photos sorted, so that the section's
+   * `live_data` says which photos a published listing shows and a changed set is a pending change, issue 12
+   * item 2): inserted at version 1, then version + 1 only when the data or the
    * completion changes. Runs in the transaction of the change, after the lead's upload lock. The lead's
    * updated_at moves when the task changed, or always with `touch` (an upload or a delete).
    */
@@ -506,7 +530,10 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       .values({
         lead_id: leadId,
         section: 'images',
-        data: JSON.stringify({ accepted_count: totals.acceptedCount }),
+        data: JSON.stringify({
+          accepted_count: totals.acceptedCount,
+          image_ids: photos.rows.map((r) => r.id).sort(),
+        }),
         version: 1,
         completed: totals.completed,
         updated_at: t,
@@ -665,6 +692,31 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       (r) => r.sha256 === sha256 || (hash !== null && hammingDistance(r.phash, hash) <= PHASH_MAX_DISTANCE),
     );
 
+  /** ImagesConfig of `photos` (the active or the live ones). */
+  const configOf = (photos: LeadPhotos, lead: LeadRef, locale: Locale): ImagesConfig => {
+    const { totals } = photos;
+    return {
+      requirements: requirementsOf(photos, lead, locale),
+      category_totals: Object.fromEntries(
+        requirements.categories.map((c) => [
+          c.category,
+          { min_count: c.minCount, accepted_count: totals.byCategory.get(c.category) ?? 0 },
+        ]),
+      ),
+      min_total: requirements.minTotal,
+      accepted_count: totals.acceptedCount,
+      rejected_count: totals.rejectedCount,
+      completed: totals.completed,
+      upload_enabled: !lead.image_upload_disabled,
+      limits: {
+        max_bytes: MAX_IMAGE_BYTES,
+        min_width: MIN_IMAGE_SIDE_PX,
+        min_height: MIN_IMAGE_SIDE_PX,
+        mime_types: [...IMAGE_MIME_TYPES],
+      },
+    };
+  };
+
   /**
    * Removes both files of an image after a failed upload: a storage that could not join the rolled-back
    * transaction (an object store) may hold them. A failure is logged, not thrown.
@@ -724,6 +776,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         phash: processed.phash,
         created_at: new Date(now()),
         deleted_at: null,
+        is_live: false,
       } satisfies LeadImageRow;
 
       let stored = false;
@@ -778,27 +831,33 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         await lockLead(trx, lead.id);
         return syncChecklist(trx, lead.id, false);
       });
-      const { totals } = photos;
-      return {
-        requirements: requirementsOf(photos, lead, locale),
-        category_totals: Object.fromEntries(
-          requirements.categories.map((c) => [
-            c.category,
-            { min_count: c.minCount, accepted_count: totals.byCategory.get(c.category) ?? 0 },
-          ]),
-        ),
-        min_total: requirements.minTotal,
-        accepted_count: totals.acceptedCount,
-        rejected_count: totals.rejectedCount,
-        completed: totals.completed,
-        upload_enabled: !lead.image_upload_disabled,
-        limits: {
-          max_bytes: MAX_IMAGE_BYTES,
-          min_width: MIN_IMAGE_SIDE_PX,
-          min_height: MIN_IMAGE_SIDE_PX,
-          mime_types: [...IMAGE_MIME_TYPES],
-        },
-      };
+      return configOf(photos, lead, locale);
+    },
+
+    async listLive(userId, propertyUniqueId, locale) {
+      const lead = await findLead(userId, propertyUniqueId);
+      return configOf(await photosOf(db, lead.id, true), lead, locale);
+    },
+
+    async publishPhotos(trx, leadId) {
+      const unlisted = await trx
+        .selectFrom('lead_images')
+        .select(['id', 'lead_id'])
+        .where('lead_id', '=', leadId)
+        .where('is_live', '=', true)
+        .where('is_active', '=', false)
+        .execute();
+      for (const row of unlisted)
+        for (const variant of ['display', 'thumb'] as const)
+          await storage.delete(storageKey(row, variant), trx);
+      const listed = sql<boolean>`is_active and status = 'accepted'`;
+      const changed = await trx
+        .updateTable('lead_images')
+        .set({ is_live: listed })
+        .where('lead_id', '=', leadId)
+        .where(sql<boolean>`is_live is distinct from (${listed})`)
+        .executeTakeFirst();
+      return Number(changed.numUpdatedRows) > 0;
     },
 
     async delete(userId, propertyUniqueId, imageId) {
@@ -823,9 +882,11 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
           .set({ is_active: false, deleted_at: t })
           .where('id', '=', image.id)
           .execute();
-        // The files go with the row's change (issue 14 item 1).
-        for (const variant of ['display', 'thumb'] as const)
-          await storage.delete(storageKey(image, variant), trx);
+        // The files go with the row's change (issue 14 item 1), unless the live listing still shows the
+        // photo: then they go when the owner submits changes (publishPhotos).
+        if (!image.is_live)
+          for (const variant of ['display', 'thumb'] as const)
+            await storage.delete(storageKey(image, variant), trx);
         return { row: image, totals: (await syncChecklist(trx, lead.id, true)).totals };
       });
       return {
@@ -848,7 +909,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
         .select(['id', 'lead_id'])
         .where('id', '=', imageId)
         .where('lead_id', '=', lead.id)
-        .where('is_active', '=', true)
+        .where((eb) => eb.or([eb('is_active', '=', true), eb('is_live', '=', true)]))
         .executeTakeFirst();
       const key = row ? storageKey(row, variant) : undefined;
       const info = key ? await storage.head(key) : undefined;

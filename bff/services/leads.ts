@@ -418,16 +418,17 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The tasks whose saved data a live listing can hold apart from what the owner is editing. */
-const LISTED_TASKS: readonly ChecklistTask[] = CHECKLIST_TASKS.filter(
-  (t) => t !== 'images' && t !== 'review',
-);
+/**
+ * The tasks whose saved data a live listing can hold apart from what the owner is editing: every task but
+ * review; the images task's data lists the active photo ids, so uploads and deletions count too.
+ */
+const LISTED_TASKS: readonly ChecklistTask[] = CHECKLIST_TASKS.filter((t) => t !== 'review');
 
 /**
  * The tasks of a published lead whose saved data differs from what its live listing shows
  * (`lead_sections.live_data`), in checklist order: the owner's changes not submitted yet (issue 12 item 2).
- * Empty for a lead never published (`publishedAt` null). Photos go live as they are uploaded and are not
- * counted.
+ * Empty for a lead never published (`publishedAt` null). Photo uploads and deletions count as a change of
+ * the images task (its data lists the active photo ids; `lead_images.is_live` the listed ones).
  */
 export function pendingTasksOf(
   publishedAt: Date | string | null,

@@ -29,6 +29,12 @@ export const LEAD_STATUS_INACTIVE = 'INACTIVE' as const;
  */
 export const RECONTRACT_AFTER_MONTHS = 12;
 
+/**
+ * The provider's program whose listings the dashboard lists apart (SPEC §3 ewbProperties,
+ * ewbAndRecontractProperties; §4 'Programs: EWB/OTA'). `leads.program` is set by staff (migration 0021).
+ */
+export const PROGRAM_EWB = 'EWB' as const;
+
 /** Statuses listed in each dashboard section. */
 const IN_PROGRESS_STATUSES = ['IN_PROGRESS', 'COLD'] as const;
 const LIVE_STATUSES = [LEAD_STATUS_LIVE, LEAD_STATUS_UNDER_REVIEW] as const;
@@ -94,7 +100,9 @@ export interface PropertyService {
   /**
    * The user's properties by dashboard section, newest first in each: `in_progress` (IN_PROGRESS, and COLD
    * NOT_SERVICEABLE, which the owner may still correct), `live` (LIVE, UNDER_REVIEW) and `inactive`
-   * (INACTIVE, with months_inactive). Discarded, removed and UNSUPPORTED_PROPERTY leads are left out.
+   * (INACTIVE, with months_inactive). Discarded, removed and UNSUPPORTED_PROPERTY leads are left out. Each
+   * carries its program and type (SPEC §4, null when none); `ewb` repeats the live listings on the EWB
+   * program and `ewb_and_recontract` the inactive EWB listings tagged RECONTRACT (SPEC §3 lists).
    */
   list(userId: string): Promise<PropertyList>;
   /** The user's property as the dashboard shows it, or undefined (another user's, discarded or removed). */
@@ -177,6 +185,8 @@ export function createPropertyService(
         tag,
         inactive_since: iso(row.inactive_since),
         months_inactive: months,
+        program: (row.program as PropertySummary['program']) ?? null,
+        program_type: (row.program_type as PropertySummary['program_type']) ?? null,
         referral:
           row.referral_code && row.referral_name
             ? { referral_code: row.referral_code, name: row.referral_name, kind: null }
@@ -218,10 +228,14 @@ export function createPropertyService(
         .execute();
       const visible = rows.filter((r) => r.status !== 'COLD' || r.cold_lead_type === 'NOT_SERVICEABLE');
       const all = await summaryOf(visible);
+      const live = all.filter((p) => (LIVE_STATUSES as readonly string[]).includes(p.status));
+      const inactive = all.filter((p) => p.status === LEAD_STATUS_INACTIVE);
       return {
         in_progress: all.filter((p) => (IN_PROGRESS_STATUSES as readonly string[]).includes(p.status)),
-        live: all.filter((p) => (LIVE_STATUSES as readonly string[]).includes(p.status)),
-        inactive: all.filter((p) => p.status === LEAD_STATUS_INACTIVE),
+        live,
+        inactive,
+        ewb: live.filter((p) => p.program === PROGRAM_EWB),
+        ewb_and_recontract: inactive.filter((p) => p.program === PROGRAM_EWB && p.tag === 'RECONTRACT'),
       };
     },
 

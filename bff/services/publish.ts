@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   ImagesConfig,
   Locale,
@@ -54,7 +54,7 @@ function editOf(task: ChecklistTask, propertyUniqueId: string): ReviewBucket['ed
 /** What the publish service needs besides the database. */
 export interface PublishServiceOptions {
   /** The photos (their listing, and the images task brought up to date under the lead's lock). */
-  images: Pick<ImageService, 'list' | 'syncTask'>;
+  images: Pick<ImageService, 'list' | 'listLive' | 'syncTask' | 'publishPhotos'>;
   /** The brands (default {@link BRANDS}). */
   brands?: BrandRules;
   /** The text of a translation key in a locale, with `{{name}}` values. */
@@ -93,8 +93,9 @@ export interface PublishService {
    * (the review's `property_details`, the dashboard's title and city) shows the sections as last published
    * (`lead_sections.live_data`) while the owner's saves and drafts change `data` only. The same checks as
    * the first publish, under the same lock: every task but review completed and no rejected photo. Then
-   * every changed section's data becomes its live data, and the lead's title, pin and city follow basic
-   * info and the address. Answers the tasks that went live (empty when nothing was pending).
+   * every changed section's data becomes its live data, the lead's title, pin and city follow basic
+   * info and the address, and photo uploads and deletions made since go live (`images` among the tasks:
+   * the listing's photos are `lead_images.is_live`, see ImageService.publishPhotos). Answers the tasks that went live (empty when nothing was pending).
    * @throws ONB_LEAD_NOT_FOUND (404) not the user's lead; ONB_LISTING_NOT_PUBLISHED (409) never published;
    *   ONB_PUBLISH_NOT_READY (422, details `missing_tasks`, `rejected_image_count`) as {@link publish}.
    * `idempotency` as for {@link publish}.
@@ -146,6 +147,38 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
     const done = new Set(sections.filter((s) => s.completed).map((s) => s.section));
     return TASKS_BEFORE_PUBLISH.filter((task) => !done.has(task));
   };
+
+  /**
+   * The checks of the first publish and of submitting changes, inside `trx` (SPEC §4 publish, §5 'rejected
+   * images must be deleted before publishing'): brings the images task up to date under the lead's upload
+   * lock, held to the end of `trx` (no photo can be uploaded or deleted between the check and the write),
+   * then reads the lead's sections. `missing` are the tasks of {@link TASKS_BEFORE_PUBLISH} not completed,
+   * `rejectedCount` the active rejected photos; ready when both are empty.
+   */
+  const readinessOf = async (trx: Transaction<Database>, leadId: string) => {
+    await options.images.syncTask(trx, leadId);
+    const sections = await trx
+      .selectFrom('lead_sections')
+      .select(['section', 'data', 'live_data', 'completed'])
+      .where('lead_id', '=', leadId)
+      .execute();
+    const rejected = await trx
+      .selectFrom('lead_images')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('lead_id', '=', leadId)
+      .where('is_active', '=', true)
+      .where('status', '=', 'rejected')
+      .executeTakeFirstOrThrow();
+    const missing = missingOf(sections);
+    const rejectedCount = Number(rejected.n);
+    return { sections, missing, rejectedCount, ready: missing.length === 0 && rejectedCount === 0 };
+  };
+
+  /** ONB_PUBLISH_NOT_READY with what {@link readinessOf} found. */
+  const notReady = (r: { missing: ChecklistTask[]; rejectedCount: number }) =>
+    onboardError('ONB_PUBLISH_NOT_READY', {
+      details: { missing_tasks: r.missing, rejected_image_count: r.rejectedCount },
+    });
 
   /** The summary lines of one task, in `locale`. */
   const summaryOf = (
@@ -241,13 +274,17 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       const basic = listedOf('basic_info');
       const address = listedOf('address');
 
+      // A published lead's listing shows the photos as last published; the images bucket the owner's.
+      const listedImages = published
+        ? await options.images.listLive(userId, propertyUniqueId, locale)
+        : images;
       const accepted = (list: PropertyImage[]) => list.filter((i) => i.status === 'accepted');
       // Requirements come by category priority (facade first), their images oldest first.
-      const propertyImages = images.requirements.flatMap((r) => accepted(r.images));
-      const cover = images.requirements
+      const propertyImages = listedImages.requirements.flatMap((r) => accepted(r.images));
+      const cover = listedImages.requirements
         .filter((r) => r.category === 'facade')
         .flatMap((r) => accepted(r.images))[0];
-      const roomsImages = images.requirements
+      const roomsImages = listedImages.requirements
         .filter((r) => typeof r.room_category === 'string')
         .map((r) => ({ room_category: r.room_category as string, images: accepted(r.images) }));
 
@@ -291,7 +328,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         },
         property_review_images: {
           property_images: propertyImages,
-          property_requirement: Object.entries(images.category_totals).map(([category, c]) => ({
+          property_requirement: Object.entries(listedImages.category_totals).map(([category, c]) => ({
             category,
             min_count: c.min_count,
             accepted_count: c.accepted_count,
@@ -308,9 +345,8 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
       const outcome = await db.transaction().execute(async (trx) => {
         // The key first: a retry of the same key waits here for the first to commit, then answers it.
         await idempotency?.begin(trx);
-        // The images task is brought up to date under the lead's upload lock, held to the end: no photo
-        // can be uploaded or deleted between the check and the publish, and a second publish waits here.
-        await options.images.syncTask(trx, lead.id);
+        // Under the lead's upload lock (a second publish waits here).
+        const readiness = await readinessOf(trx, lead.id);
         const fresh = await trx
           .selectFrom('leads')
           .selectAll()
@@ -320,22 +356,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           await idempotency?.end(trx, resultOf(fresh, true));
           return { lead: fresh, already: true };
         }
-        const sections = await trx
-          .selectFrom('lead_sections')
-          .select(['section', 'completed'])
-          .where('lead_id', '=', lead.id)
-          .execute();
-        const missing = missingOf(sections);
-        const rejected = await trx
-          .selectFrom('lead_images')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('lead_id', '=', lead.id)
-          .where('is_active', '=', true)
-          .where('status', '=', 'rejected')
-          .executeTakeFirstOrThrow();
-        const rejectedCount = Number(rejected.n);
-        if (missing.length > 0 || rejectedCount > 0 || fresh.status !== LEAD_STATUS_IN_PROGRESS)
-          return { missing, rejectedCount };
+        if (!readiness.ready || fresh.status !== LEAD_STATUS_IN_PROGRESS) return { notReady: readiness };
         const brand = brands.byKey(fresh.brand);
         const at = new Date(now());
         const published = await trx
@@ -359,12 +380,14 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           await idempotency?.end(trx, resultOf(again, true));
           return { lead: again, already: true };
         }
-        // What the listing shows from now on; later saves change `data` until publishChanges.
+        // What the listing shows from now on; later saves, uploads and deletions change `data` and the
+        // active photos only, until publishChanges.
         await trx
           .updateTable('lead_sections')
           .set({ live_data: sql`data` })
           .where('lead_id', '=', lead.id)
           .execute();
+        await options.images.publishPhotos(trx, lead.id);
         const data = JSON.stringify({ listing_id: published.listing_id, published_at: at.toISOString() });
         await trx
           .insertInto('lead_sections')
@@ -381,10 +404,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         await idempotency?.end(trx, resultOf(published, false));
         return { lead: published, already: false };
       });
-      if ('missing' in outcome)
-        throw onboardError('ONB_PUBLISH_NOT_READY', {
-          details: { missing_tasks: outcome.missing, rejected_image_count: outcome.rejectedCount },
-        });
+      if (outcome.notReady) throw notReady(outcome.notReady);
       return resultOf(outcome.lead, outcome.already);
     },
 
@@ -403,22 +423,9 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         // The key first: a retry of the same key waits here for the first to commit, then answers it.
         await idempotency?.begin(trx);
         // The same lock and checks as the first publish: no photo changes between the check and the write.
-        await options.images.syncTask(trx, lead.id);
-        const sections = await trx
-          .selectFrom('lead_sections')
-          .select(['section', 'data', 'live_data', 'completed'])
-          .where('lead_id', '=', lead.id)
-          .execute();
-        const missing = missingOf(sections);
-        const rejected = await trx
-          .selectFrom('lead_images')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('lead_id', '=', lead.id)
-          .where('is_active', '=', true)
-          .where('status', '=', 'rejected')
-          .executeTakeFirstOrThrow();
-        const rejectedCount = Number(rejected.n);
-        if (missing.length > 0 || rejectedCount > 0) return { missing, rejectedCount };
+        const readiness = await readinessOf(trx, lead.id);
+        if (!readiness.ready) return { notReady: readiness };
+        const { sections } = readiness;
         const changed = pendingTasksOf(lead.published_at, sections);
         if (changed.length === 0) {
           await idempotency?.end(trx, resultOfChanges(changed));
@@ -430,6 +437,8 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
           .where('lead_id', '=', lead.id)
           .where('section', 'in', changed)
           .execute();
+        // The photos uploaded since go live, and those deleted since leave the listing.
+        if (changed.includes('images')) await options.images.publishPhotos(trx, lead.id);
         const dataOf = (task: ChecklistTask) => sections.find((s) => s.section === task)?.data ?? {};
         const title = str(dataOf('basic_info').title);
         const place = SECTION_DEFINITIONS.address?.leadColumns?.(dataOf('address'));
@@ -445,10 +454,7 @@ export function createPublishService(db: Kysely<Database>, options: PublishServi
         await idempotency?.end(trx, resultOfChanges(changed));
         return { changed };
       });
-      if ('missing' in outcome)
-        throw onboardError('ONB_PUBLISH_NOT_READY', {
-          details: { missing_tasks: outcome.missing, rejected_image_count: outcome.rejectedCount },
-        });
+      if (outcome.notReady) throw notReady(outcome.notReady);
       return resultOfChanges(outcome.changed);
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { Lead } from '../../schemas/generated/types';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { ImageService } from '../services/images';
 import type { ChecklistTask } from '../services/leads';
 import { TASKS_BEFORE_PUBLISH } from '../services/publish';
 
@@ -10,6 +11,13 @@ export interface ReadyOptions {
   skip?: readonly ChecklistTask[];
   /** Rejected (VERTICAL) photos to add besides the accepted ones (default 0). */
   rejected?: number;
+  /** Photo categories of {@link READY_PHOTOS} left out, e.g. one uploaded through the API (default none). */
+  omitPhotos?: readonly string[];
+  /**
+   * The image service, to decide the images task as it does after an upload; without it the task is decided
+   * by the next listing of the photos, review or publish (each brings it up to date first).
+   */
+  images?: Pick<ImageService, 'syncTask'>;
 }
 
 /** The section data {@link makeLeadReady} writes, by task. */
@@ -41,7 +49,7 @@ export const READY_SECTION_DATA: Partial<Record<ChecklistTask, Record<string, un
 };
 
 /** Accepted photos that meet bff/screens/data/image-requirements.json for one room category 'Deluxe'. */
-const READY_PHOTOS: { category: string; room_category: string | null }[] = [
+export const READY_PHOTOS: { category: string; room_category: string | null }[] = [
   { category: 'facade', room_category: null },
   { category: 'reception', room_category: null },
   { category: 'room', room_category: 'Deluxe' },
@@ -51,44 +59,49 @@ const READY_PHOTOS: { category: string; room_category: string | null }[] = [
 ];
 
 /**
- * TEST ONLY. Makes `lead` ready to publish by writing the database directly, instead of walking every
- * task through the API (KYC needs text recognition and verified contacts; terms need the contract):
- * every task of {@link TASKS_BEFORE_PUBLISH} but images and `skip` gets a completed `lead_sections` row
- * with {@link READY_SECTION_DATA}; six accepted `lead_images` rows (facade, reception, 3 rooms of
- * 'Deluxe', bathroom; no files behind them) plus `rejected` rejected ones are inserted; then the image
- * service decides the images task as it does after an upload (so it is completed only with no rejected
- * photo, and skipping images inserts no photo). Photos are inserted oldest first, one second apart.
+ * TEST ONLY. Makes lead `leadId` (`leads.id`) ready to publish by writing the database `db` directly,
+ * instead of walking every task through the API (KYC needs text recognition and verified contacts; terms
+ * need the contract); used by the API tests and by the cluster test against its PostgreSQL. Every task of
+ * {@link TASKS_BEFORE_PUBLISH} but images and `skip` gets a completed `lead_sections` row with
+ * {@link READY_SECTION_DATA}; the accepted `lead_images` rows of {@link READY_PHOTOS} (facade, reception,
+ * 3 rooms of 'Deluxe', bathroom; no files behind them) but `omitPhotos`, plus `rejected` rejected ones, are
+ * inserted; then, given `images`, the image service decides the images task as it does after an upload (so
+ * it is completed only with no rejected photo, and skipping images inserts no photo). Photos are inserted
+ * oldest first, one second apart.
  */
 export async function makeLeadReady(
-  app: FastifyInstance,
-  lead: Lead,
+  db: Kysely<Database>,
+  leadId: string,
   options: ReadyOptions = {},
 ): Promise<void> {
   const skip = new Set(options.skip ?? []);
+  const omit = new Set(options.omitPhotos ?? []);
   const t = new Date();
   const hex = (n: number) => randomBytes(n).toString('hex');
   for (const task of TASKS_BEFORE_PUBLISH) {
     if (task === 'images' || skip.has(task)) continue;
     const data = JSON.stringify(READY_SECTION_DATA[task] ?? {});
-    await app.db
+    await db
       .insertInto('lead_sections')
-      .values({ lead_id: lead.lead_id, section: task, data, version: 1, completed: true, updated_at: t })
+      .values({ lead_id: leadId, section: task, data, version: 1, completed: true, updated_at: t })
       .onConflict((oc) =>
         oc.columns(['lead_id', 'section']).doUpdateSet({ data, completed: true, updated_at: t }),
       )
       .execute();
   }
-  const photos = skip.has('images') ? [] : READY_PHOTOS.map((p) => ({ ...p, status: 'accepted' }));
+  const photos = skip.has('images')
+    ? []
+    : READY_PHOTOS.filter((p) => !omit.has(p.category)).map((p) => ({ ...p, status: 'accepted' }));
   for (let i = 0; i < (options.rejected ?? 0); i += 1)
     photos.push({ category: 'other', room_category: null, status: 'rejected' });
   let at = t.getTime() - 3600_000;
   for (const p of photos) {
     at += 1000;
-    await app.db
+    await db
       .insertInto('lead_images')
       .values({
         id: randomUUID(),
-        lead_id: lead.lead_id,
+        lead_id: leadId,
         client_upload_id: randomUUID(),
         category: p.category,
         room_category: p.room_category,
@@ -105,5 +118,6 @@ export async function makeLeadReady(
       })
       .execute();
   }
-  await app.db.transaction().execute((trx) => app.images.syncTask(trx, lead.lead_id));
+  const { images } = options;
+  if (images) await db.transaction().execute((trx) => images.syncTask(trx, leadId));
 }

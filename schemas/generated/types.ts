@@ -1652,7 +1652,7 @@ export interface Place {
   distance_m?: number;
 }
 /**
- * Answer of listProperties (SPEC §3 lists): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out.
+ * Answer of listProperties (SPEC §3 lists: leads, onBoardedProperties, ewbProperties, ewbAndRecontractProperties): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out. `ewb` and `ewb_and_recontract` are subsets of `live` and `inactive`: the dashboard shows those properties in the EWB sections instead.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "PropertyList".
@@ -1670,6 +1670,14 @@ export interface PropertyList {
    * Listings switched off (INACTIVE), with months_inactive.
    */
   inactive: PropertySummary[];
+  /**
+   * SPEC §3 ewbProperties: the live listings (LIVE, UNDER_REVIEW) on the EWB program.
+   */
+  ewb: PropertySummary[];
+  /**
+   * SPEC §3 ewbAndRecontractProperties: the inactive listings on the EWB program that must be recontracted (tag RECONTRACT) to come back on it.
+   */
+  ewb_and_recontract: PropertySummary[];
 }
 /**
  * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags).
@@ -1708,6 +1716,14 @@ export interface PropertySummary {
    * The property's verified referral code, or null when none was added.
    */
   referral: ReferralDetails | NoReferral;
+  /**
+   * The provider's program the listing is on (SPEC §4 'Programs: EWB/OTA'), set by the provider's staff; null when none (e.g. a lead in progress). The dashboard shows it as a tag and lists EWB listings in their own sections.
+   */
+  program: 'EWB' | 'OTA' | null;
+  /**
+   * The type of the program (SPEC §4 'flexible/crystal types'), set by the provider's staff; null when none.
+   */
+  program_type: 'flexible' | 'crystal' | null;
 }
 /**
  * A verified referral code and who referred (SPEC §3 referralDetails). Codes come from bff/screens/data/referrers.json (REFERRERS_FILE).
@@ -4411,20 +4427,20 @@ export interface PopupContents {
   timer?: number;
 }
 /**
- * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags): its name as a heading, a tag (In Progress, Reactivate, Recontract, Live…), a few lines of detail (city, completion, months inactive), up to two buttons, and the action menu (SPEC §9 'More', 'Add Referral', 'Copy Lead ID').
+ * One property on the dashboard (SPEC §2 propertyDashboardScreen, §4 property statuses and lead tags): its name as a heading, a tag (In Progress, Reactivate, Recontract, Live…) and more tags (the program and its type), a few lines of detail (city, completion, months inactive), up to two buttons, and the action menu (SPEC §9 'More', 'Add Referral', 'Copy Lead ID').
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "PropertyCardContents".
  */
 export interface PropertyCardContents {
   title: string;
-  tag?: {
-    label: string;
-    /**
-     * Colour of the tag.
-     */
-    tone?: 'default' | 'info' | 'success' | 'warning' | 'error';
-  };
+  tag?: Tag;
+  /**
+   * More tags after the first, smaller and outlined (e.g. the program 'EWB program' and its type 'Flexible', SPEC §4).
+   *
+   * @maxItems 4
+   */
+  tags?: Tag[];
   /**
    * Lines under the title, in order (e.g. the city, '40% complete', 'Months inactive: 3').
    *
@@ -4443,6 +4459,13 @@ export interface PropertyCardContents {
    * @maxItems 8
    */
   menu?: LinkAction[];
+}
+export interface Tag {
+  label: string;
+  /**
+   * Colour of the tag.
+   */
+  tone?: 'default' | 'info' | 'success' | 'warning' | 'error';
 }
 /**
  * The main button (contained).

@@ -22,6 +22,7 @@ type Story = StoryObj<typeof meta>;
 
 export const InProgress: Story = {};
 export const Inactive: Story = { args: { contents: fixture('inactive') } };
+export const ProgramTags: Story = { args: { contents: fixture('program-tags') } };
 export const Minimal: Story = { args: { contents: fixture('minimal') } };
 export const LongText: Story = { args: { contents: fixture('long-text') } };
 export const ArabicRtl: Story = { args: { contents: fixture('arabic') }, globals: { locale: 'ar' } };

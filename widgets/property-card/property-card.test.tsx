@@ -69,6 +69,19 @@ describe('PropertyCard', () => {
     expect(record.actions).toEqual([[{ type: 'open_popup', popup_id: 'remove_0' }]]);
   });
 
+  it("lists the program tags after the status (SPEC §4 'Programs: EWB/OTA, flexible/crystal')", () => {
+    const contents = fixtureContents<PropertyCardContents>('property_card', 'program-tags');
+    render(harness({ component: PropertyCard, contents }));
+    const card = screen.getByRole('article', { name: 'Palm Grove' });
+    expect(within(card).getByText('Live')).toBeInTheDocument();
+    const tags = within(card).getByRole('list');
+    expect(
+      within(tags)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['EWB program', 'Flexible']);
+  });
+
   it('draws a card with only a title', () => {
     render(
       harness({

@@ -19,7 +19,8 @@ function MoreIcon() {
 
 /**
  * The `property_card` widget: one property on the dashboard (SPEC §2, §4). The title is a heading (h3),
- * the tag a coloured chip, the details lines of text; `primary` and `secondary` are buttons (busy while
+ * the tag a coloured chip, `tags` (e.g. the program and its type) a list of outlined chips under it, the
+ * details lines of text; `primary` and `secondary` are buttons (busy while
  * their actions run); the action menu opens from an icon button named `menu_label` ('More') and runs the
  * chosen item's actions after closing (e.g. 'Copy Lead ID' copies and shows its toast).
  */
@@ -54,6 +55,20 @@ export function PropertyCard({ contents, dispatch }: WidgetProps<PropertyCardCon
               color={contents.tag.tone && contents.tag.tone !== 'default' ? contents.tag.tone : 'default'}
               sx={{ alignSelf: 'flex-start' }}
             />
+          )}
+          {contents.tags && contents.tags.length > 0 && (
+            <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, margin: 0, padding: 0 }}>
+              {contents.tags.map((tag, i) => (
+                <Box component="li" key={i} sx={{ listStyle: 'none' }}>
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    label={tag.label}
+                    color={tag.tone && tag.tone !== 'default' ? tag.tone : 'default'}
+                  />
+                </Box>
+              ))}
+            </Box>
           )}
           <Typography id={headingId} variant="subtitle1" component="h3" sx={{ overflowWrap: 'anywhere' }}>
             {contents.title}

@@ -700,7 +700,9 @@ describe('the images task', () => {
       .where('lead_id', '=', (await leadRowId(id))!)
       .where('section', '=', 'images')
       .executeTakeFirstOrThrow();
-    expect(section.data).toEqual({ accepted_count: 6 });
+    // The active photos' ids, sorted: what a published listing compares to tell photo changes (issue 12 item 2).
+    const active = (await list(id)).requirements.flatMap((r) => r.images.map((i) => i.image_id));
+    expect(section.data).toEqual({ accepted_count: 6, image_ids: [...active].sort() });
     expect(section.completed).toBe(true);
 
     const undone = await remove(id, sixth.image.image_id);

@@ -256,7 +256,7 @@ describe('retried publishing', () => {
 
   it('answers a retried publish with the same key with the first answer, from the other instance', async () => {
     const lead = await createTestLead(a, owner);
-    await makeLeadReady(a, lead);
+    await makeLeadReady(a.db, lead.lead_id, { images: a.images });
     const key = randomUUID();
     const first = await publish(a, lead.property_unique_id, key);
     expect(first.statusCode, first.body).toBe(200);
@@ -282,7 +282,7 @@ describe('retried publishing', () => {
     const refused = await publish(a, lead.property_unique_id, key);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().error.code).toBe('ONB_PUBLISH_NOT_READY');
-    await makeLeadReady(a, lead);
+    await makeLeadReady(a.db, lead.lead_id, { images: a.images });
     const done = await publish(b, lead.property_unique_id, key);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().data.already_published).toBe(false);
@@ -291,7 +291,7 @@ describe('retried publishing', () => {
 
   it('answers a retried publish of changes with the same key with the tasks that went live', async () => {
     const lead = await createTestLead(a, owner);
-    await makeLeadReady(a, lead);
+    await makeLeadReady(a.db, lead.lead_id, { images: a.images });
     expect((await publish(a, lead.property_unique_id)).statusCode).toBe(200);
     const basic = await a.inject({ url: `${LEADS}/${lead.property_unique_id}`, headers: { cookie: owner } });
     const section = basic.json().data.lead.sections.basic_info;

@@ -33,6 +33,15 @@ beforeAll(async () => {
   app = await buildTestApp({ screens, config: { referrersFile: file }, now: () => NOW });
 });
 
+/** Puts a listing on a program (SPEC §4), as the provider's staff do in the database. */
+async function setProgram(id: string, program: 'EWB' | 'OTA', programType: 'flexible' | 'crystal' | null) {
+  await app.db
+    .updateTable('leads')
+    .set({ program, program_type: programType })
+    .where('property_unique_id', '=', id)
+    .execute();
+}
+
 /** Sets a lead's status (and when it went inactive) as staff or publishing would. */
 async function setStatus(id: string, status: string, inactiveSince: Date | null = null) {
   await app.db
@@ -95,7 +104,13 @@ describe('listProperties (SPEC §3 lists, §4 statuses and tags)', () => {
     ]);
     // Another owner sees none of them.
     const stranger = await signInNewOwner(app);
-    expect(await list(stranger)).toEqual({ in_progress: [], live: [], inactive: [] });
+    expect(await list(stranger)).toEqual({
+      in_progress: [],
+      live: [],
+      inactive: [],
+      ewb: [],
+      ewb_and_recontract: [],
+    });
   });
 
   it('needs a session', async () => {
@@ -172,7 +187,13 @@ describe('reactivateProperty and removeProperty (SPEC §4 inactive properties)',
     const res = await post(owner, url, { no_association: true });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual({ property_unique_id: id, status: 'REMOVED' });
-    expect(await list(owner)).toEqual({ in_progress: [], live: [], inactive: [] });
+    expect(await list(owner)).toEqual({
+      in_progress: [],
+      live: [],
+      inactive: [],
+      ewb: [],
+      ewb_and_recontract: [],
+    });
     // It appears nowhere: not as a lead, and it cannot be removed twice.
     const lead = await app.inject({ url: `${BASE}/leads/${id}`, headers: { cookie: owner } });
     expect(lead.statusCode).toBe(404);
@@ -249,8 +270,16 @@ describe('referral codes (SPEC §3 referralDetails, §5)', () => {
 type Widget = { id: string; widget_type: string; contents: Record<string, unknown> };
 
 /** The composed screen's widgets as the owner sees them. */
-async function screenWidgets(cookie: string, screen: string, query = ''): Promise<Widget[]> {
-  const res = await app.inject({ url: `/hms_ms/api/v1/screens/${screen}${query}`, headers: { cookie } });
+async function screenWidgets(
+  cookie: string,
+  screen: string,
+  query = '',
+  locale = 'en-GB',
+): Promise<Widget[]> {
+  const res = await app.inject({
+    url: `/hms_ms/api/v1/screens/${screen}${query}`,
+    headers: { cookie, httpxoyolang: locale },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ data: { widget_list: Widget[] } }>().data.widget_list;
 }
@@ -331,6 +360,89 @@ describe('the dashboard screen (SPEC §2 propertyDashboardScreen)', () => {
         },
       ],
     });
+  });
+
+  it('shows the programs as tags and the EWB and EWB-to-recontract lists as their own sections (SPEC §3, §4)', async () => {
+    const owner = await signInNewOwner(app);
+    const ota = await createTestLead(app, owner, { title: 'Palm Grove' });
+    const ewb = await createTestLead(app, owner, { title: 'Coral Bay' });
+    const plain = await createTestLead(app, owner, { title: 'Hill Cottage' });
+    const ewbOld = await createTestLead(app, owner, { title: 'River Lodge' });
+    const ewbRecent = await createTestLead(app, owner, { title: 'Old Mill Inn' });
+    for (const lead of [ota, ewb, plain]) await setStatus(lead.property_unique_id, 'LIVE');
+    await setStatus(ewbOld.property_unique_id, 'INACTIVE', new Date(Date.UTC(2024, 0, 1)));
+    await setStatus(ewbRecent.property_unique_id, 'INACTIVE', new Date(Date.UTC(2026, 2, 1)));
+    await setProgram(ota.property_unique_id, 'OTA', 'crystal');
+    await setProgram(ewb.property_unique_id, 'EWB', 'flexible');
+    await setProgram(ewbOld.property_unique_id, 'EWB', null);
+    await setProgram(ewbRecent.property_unique_id, 'EWB', 'crystal');
+
+    const props = await list(owner);
+    expect(props.ewb.map((p) => [p.title, p.program, p.program_type])).toEqual([
+      ['Coral Bay', 'EWB', 'flexible'],
+    ]);
+    expect(props.ewb_and_recontract.map((p) => [p.title, p.tag])).toEqual([['River Lodge', 'RECONTRACT']]);
+    expect(props.live.find((p) => p.title === 'Hill Cottage')).toMatchObject({
+      program: null,
+      program_type: null,
+    });
+
+    const widgets = await screenWidgets(owner, 'dashboard');
+    const sections = widgets
+      .filter((w) => w.widget_type === 'text' && w.contents.variant === 'subtitle')
+      .map((w) => w.contents.text);
+    expect(sections).toEqual([
+      'Live listings',
+      'EWB properties',
+      'EWB properties to recontract',
+      'Inactive properties',
+    ]);
+    // Each property once, in its section: the cards in order of the page.
+    const cards = widgets.filter((w) => w.widget_type === 'property_card');
+    const titles = cards.map((w) => w.contents.title);
+    expect(titles.filter((t) => t === 'Coral Bay')).toHaveLength(1);
+    expect(titles.filter((t) => t === 'River Lodge')).toHaveLength(1);
+    const ids = cards.map((w) => `${w.id}:${String(w.contents.title)}`);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^live_\d+:Palm Grove$/),
+        expect.stringMatching(/^ewb_0:Coral Bay$/),
+        'ewb_recontract_0:River Lodge',
+        expect.stringMatching(/^inactive_\d+:Old Mill Inn$/),
+      ]),
+    );
+    const card = (title: string) =>
+      cards.find((w) => w.contents.title === title)!.contents as unknown as PropertyCardContents;
+    expect(card('Palm Grove').tags).toEqual([
+      { label: 'OTA program', tone: 'default' },
+      { label: 'Crystal', tone: 'default' },
+    ]);
+    expect(card('Coral Bay')).toMatchObject({
+      tag: { label: 'Live' },
+      tags: [{ label: 'EWB program' }, { label: 'Flexible' }],
+    });
+    expect(card('Hill Cottage').tags).toEqual([]);
+    expect(card('River Lodge')).toMatchObject({
+      tag: { label: 'Recontract' },
+      tags: [{ label: 'EWB program' }],
+      details: [expect.stringMatching(/^Months inactive: \d+$/), expect.stringContaining('EWB program')],
+      primary: {
+        label: 'Sign the contract again',
+        actions: [
+          { type: 'navigate', to: '/task', query: { property_unique_id: ewbOld.property_unique_id } },
+        ],
+      },
+    });
+    expect(card('Old Mill Inn')).toMatchObject({
+      tag: { label: 'Reactivate' },
+      tags: [{ label: 'EWB program' }, { label: 'Crystal' }],
+    });
+
+    // In Arabic, the tags are translated.
+    const arabic = await screenWidgets(owner, 'dashboard', '', 'ar');
+    const arCard = arabic.find((w) => w.widget_type === 'property_card' && w.contents.title === 'Coral Bay')!
+      .contents as unknown as PropertyCardContents;
+    expect(arCard.tags!.map((t) => t.label)).toEqual(['برنامج EWB', 'مرن']);
   });
 
   it('the referral screen shows the referral header with the verified code once saved', async () => {

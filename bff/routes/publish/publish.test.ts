@@ -1,12 +1,20 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Lead, PropertyReview, PublishResult } from '../../../schemas/generated/types';
+import type {
+  ImagesConfig,
+  Lead,
+  PropertyReview,
+  PublishResult,
+  UploadImageResult,
+} from '../../../schemas/generated/types';
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
 import { loadBrands } from '../../services/brands';
 import { createTranslations } from '../../services/translations';
 import { makeLeadReady, READY_SECTION_DATA } from '../../test-support/publish';
-import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, createTestLead, multipartBody, signInNewOwner } from '../../test-helpers';
 
 const LEADS = '/hms_ms/api/v1/onboard/leads';
 const ARABIC = /[\u0600-\u06FF]/;
@@ -35,7 +43,7 @@ const getLead = async (id: string) =>
 describe('publishProperty', () => {
   it('refuses a lead with tasks missing, naming them, and changes nothing', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead, { skip: ['kyc', 'terms_of_service'] });
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images, skip: ['kyc', 'terms_of_service'] });
     const res = await publish(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(422);
     const err = res.json().error;
@@ -66,7 +74,7 @@ describe('publishProperty', () => {
 
   it('refuses while a rejected photo remains, then publishes once it is deleted', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead, { rejected: 1 });
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images, rejected: 1 });
     const res = await publish(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().error.details).toEqual({ missing_tasks: ['images'], rejected_image_count: 1 });
@@ -94,7 +102,7 @@ describe('publishProperty', () => {
   it("publishes a hotel as LIVE, completes the review task and points to 'Welcome Aboard'", async () => {
     const lead = await createTestLead(app, owner);
     expect(lead.brand).toBe('hotel');
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const res = await publish(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json<{ data: PublishResult }>().data;
@@ -120,7 +128,7 @@ describe('publishProperty', () => {
       property_sub_type: 'villa',
     });
     expect(lead.brand).toBe('holiday_home');
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const res = await publish(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({
@@ -133,7 +141,7 @@ describe('publishProperty', () => {
 
   it('is idempotent: a second publish answers the same listing and changes nothing', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const first = (await publish(lead.property_unique_id)).json<{ data: PublishResult }>().data;
     const second = await publish(lead.property_unique_id);
     expect(second.statusCode).toBe(200);
@@ -152,7 +160,7 @@ describe('publishProperty', () => {
 
   it('gives two concurrent publishes one listing', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const answers = await Promise.all([publish(lead.property_unique_id), publish(lead.property_unique_id)]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
     const data = answers.map((a) => a.json<{ data: PublishResult }>().data);
@@ -168,7 +176,7 @@ describe('publishProperty', () => {
 
   it("answers 404 for another owner's lead and an unknown one, and 401 without a session", async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const stranger = await signInNewOwner(app);
     for (const res of [
       await publish(lead.property_unique_id, stranger),
@@ -190,7 +198,7 @@ describe('publishProperty', () => {
 describe('getPropertyReview', () => {
   it('answers the property details, one bucket per task with its edit link, the photos and the cover', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const res = await review(lead.property_unique_id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -317,10 +325,36 @@ const listed = async (id: string) => {
     .data.live.find((p) => p.property_unique_id === id);
 };
 
+/** A JPEG of blocks of random colours (each one a different picture), landscape 1200 × 1000 px by default. */
+const randomPhoto = ({ width = 1200, height = 1000 } = {}) =>
+  sharp(randomBytes(24 * 20 * 3), { raw: { width: 24, height: 20, channels: 3 } })
+    .resize(width, height, { kernel: 'nearest', fit: 'fill' })
+    .jpeg()
+    .toBuffer();
+
+/** Uploads a new photo of `category` through the API (201); answers the stored image. */
+async function uploadPhoto(id: string, category: string, size?: { width: number; height: number }) {
+  const { payload, contentType } = multipartBody([
+    { name: 'category', value: category },
+    { name: 'client_upload_id', value: randomUUID() },
+    { name: 'file', filename: 'photo.jpg', type: 'image/jpeg', data: await randomPhoto(size) },
+  ]);
+  const res = await app.inject({
+    method: 'POST',
+    url: `${LEADS}/${id}/images`,
+    headers: { cookie: owner, 'content-type': contentType },
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ data: UploadImageResult }>().data.image;
+}
+
+const liveReview = async (id: string) => (await review(id)).json<{ data: PropertyReview }>().data;
+
 describe('edits of a published property (issue 12 item 2)', () => {
   it('keeps the live listing as published while the owner types, and puts the changes live on submit', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const id = lead.property_unique_id;
     expect((await publish(id)).statusCode).toBe(200);
     const live = READY_SECTION_DATA.basic_info!;
@@ -399,7 +433,7 @@ describe('edits of a published property (issue 12 item 2)', () => {
 
   it("shows the state in the review's address (issue 12 item 8)", async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     await app.db
       .updateTable('lead_sections')
       .set({ data: JSON.stringify({ ...READY_SECTION_DATA.address, state: 'Goa', postal_code: '403516' }) })
@@ -412,9 +446,94 @@ describe('edits of a published property (issue 12 item 2)', () => {
     );
   });
 
+  it('keeps the published photos on the live listing until Submit changes, and only then puts uploads and deletions live', async () => {
+    const lead = await createTestLead(app, owner);
+    const id = lead.property_unique_id;
+    // The facade through the API (it has files); the other photos as makeLeadReady writes them.
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images, omitPhotos: ['facade'] });
+    const oldFacade = await uploadPhoto(id, 'facade');
+    expect((await publish(id)).statusCode).toBe(200);
+    const published = await liveReview(id);
+    expect(published.cover_url).toBe(oldFacade.url);
+    expect(published.property_review_images.property_images).toHaveLength(6);
+    expect(published.pending_tasks).toEqual([]);
+    expect(widget(await screen('images', id), 'photos_not_live')).toBeUndefined();
+
+    // The owner replaces the facade: the new one is a draft, the old one stays on the listing with its files.
+    const newFacade = await uploadPhoto(id, 'facade');
+    const removed = await app.inject({
+      method: 'DELETE',
+      url: `${LEADS}/${id}/images/${oldFacade.image_id}`,
+      headers: { cookie: owner },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const during = await liveReview(id);
+    expect(during.cover_url).toBe(oldFacade.url);
+    const liveIds = during.property_review_images.property_images.map((i) => i.image_id);
+    expect(liveIds).toContain(oldFacade.image_id);
+    expect(liveIds).not.toContain(newFacade.image_id);
+    expect(during.pending_tasks).toEqual(['images']);
+    expect(during.property_review_details.buckets.find((b) => b.key === 'images')).toMatchObject({
+      pending: true,
+      completed: true,
+    });
+    expect(during.ready).toBe(true);
+    expect((await getLead(id)).pending_tasks).toEqual(['images']);
+    expect((await app.inject({ url: oldFacade.url, headers: { cookie: owner } })).statusCode).toBe(200);
+    // The photos screen lists the owner's photos: the new facade, not the deleted one.
+    const mine = (await app.inject({ url: `${LEADS}/${id}/images`, headers: { cookie: owner } })).json<{
+      data: ImagesConfig;
+    }>().data;
+    const facadeIds = mine.requirements
+      .filter((r) => r.category === 'facade')
+      .flatMap((r) => r.images.map((i) => i.image_id));
+    expect(facadeIds).toEqual([newFacade.image_id]);
+    // …and says the photo changes are not live yet.
+    expect(String(widget(await screen('images', id), 'photos_not_live')?.contents.text)).toMatch(
+      /not live yet/,
+    );
+
+    const submitted = await publishChanges(id);
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    expect(submitted.json().data.published_tasks).toEqual(['images']);
+    const after = await liveReview(id);
+    expect(after.cover_url).toBe(newFacade.url);
+    const afterIds = after.property_review_images.property_images.map((i) => i.image_id);
+    expect(afterIds).toContain(newFacade.image_id);
+    expect(afterIds).not.toContain(oldFacade.image_id);
+    expect(after.pending_tasks).toEqual([]);
+    expect(widget(await screen('images', id), 'photos_not_live')).toBeUndefined();
+    // The deleted photo's files went with the submission.
+    expect((await app.inject({ url: oldFacade.url, headers: { cookie: owner } })).statusCode).toBe(404);
+  });
+
+  it('refuses to submit photo changes while a rejected photo is left, and the listing keeps its photos', async () => {
+    const lead = await createTestLead(app, owner);
+    const id = lead.property_unique_id;
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
+    expect((await publish(id)).statusCode).toBe(200);
+    const portrait = await uploadPhoto(id, 'reception', { width: 1000, height: 1200 });
+    expect(portrait.status).toBe('rejected');
+    const refused = await publishChanges(id);
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error.details).toEqual({ missing_tasks: ['images'], rejected_image_count: 1 });
+    const rev = await liveReview(id);
+    expect(rev.pending_tasks).toEqual(['images']);
+    expect(rev.property_review_images.property_images.map((i) => i.image_id)).not.toContain(
+      portrait.image_id,
+    );
+    // Deleting the rejected photo leaves nothing to submit.
+    await app.inject({
+      method: 'DELETE',
+      url: `${LEADS}/${id}/images/${portrait.image_id}`,
+      headers: { cookie: owner },
+    });
+    expect((await liveReview(id)).pending_tasks).toEqual([]);
+  });
+
   it('refuses to submit changes of a lead never published', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const res = await publishChanges(lead.property_unique_id);
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('ONB_LISTING_NOT_PUBLISHED');
@@ -425,7 +544,7 @@ describe('edits of a published property (issue 12 item 2)', () => {
 describe('review and Welcome Aboard screens', () => {
   it('lists what is missing with links and keeps Go Live! disabled until the lead is ready', async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead, { skip: ['kyc'] });
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images, skip: ['kyc'] });
     const before = await screen('review', lead.property_unique_id);
     expect(widget(before, 'go_live')!.contents).toMatchObject({ label: 'Go Live!', disabled_when: true });
     expect(widget(before, 'todo_6')!.contents).toMatchObject({
@@ -436,11 +555,37 @@ describe('review and Welcome Aboard screens', () => {
     const gallery = widget(before, 'photos')!;
     expect(gallery.widget_type).toBe('photo_gallery');
     expect((gallery.contents.images as unknown[]).length).toBe(6);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const after = await screen('review', lead.property_unique_id);
     expect(widget(after, 'go_live')!.contents.disabled_when).toBe(false);
     expect(widget(after, 'missing_title')).toBeUndefined();
     expect(widget(after, 'submit_holiday_home')).toBeUndefined();
+  });
+
+  it("says 'No data to show' where the photos would be, with the option below to add them (SPEC §8)", async () => {
+    const lead = await createTestLead(app, owner);
+    const empty = await screen('review', lead.property_unique_id);
+    expect(widget(empty, 'photos')).toBeUndefined();
+    expect(widget(empty, 'no_photos')).toMatchObject({
+      widget_type: 'empty_state',
+      contents: {
+        title: 'No data to show',
+        description: 'Try below options to modify',
+        action: {
+          label: 'Add photos',
+          actions: [
+            { type: 'navigate', to: '/images', query: { property_unique_id: lead.property_unique_id } },
+          ],
+        },
+      },
+    });
+    const arabic = await screen('review', lead.property_unique_id, 'ar');
+    expect(String(widget(arabic, 'no_photos')!.contents.title)).toMatch(ARABIC);
+    expect(String(widget(arabic, 'no_photos')!.contents.description)).toMatch(ARABIC);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
+    const withPhotos = await screen('review', lead.property_unique_id);
+    expect(widget(withPhotos, 'photos')).toBeDefined();
+    expect(widget(withPhotos, 'no_photos')).toBeUndefined();
   });
 
   it("words a holiday home as the 'OVH' variant: submit for review, then 'Under review' on Welcome Aboard", async () => {
@@ -449,7 +594,7 @@ describe('review and Welcome Aboard screens', () => {
       property_type: 'holiday_home',
       property_sub_type: 'villa',
     });
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     const rev = await screen('review', lead.property_unique_id);
     expect(widget(rev, 'go_live')).toBeUndefined();
     expect(widget(rev, 'submit_holiday_home')!.contents.label).toBe('Submit for review');
@@ -467,7 +612,7 @@ describe('review and Welcome Aboard screens', () => {
 
   it("shows a published hotel as live, with the partner app's download and how to log in", async () => {
     const lead = await createTestLead(app, owner);
-    await makeLeadReady(app, lead);
+    await makeLeadReady(app.db, lead.lead_id, { images: app.images });
     expect((await publish(lead.property_unique_id)).statusCode).toBe(200);
     const rev = await screen('review', lead.property_unique_id);
     expect(widget(rev, 'status_live')!.contents.text).toBe('Property is live');
