@@ -27,6 +27,7 @@ import translationsPlugin from './plugins/app/translations';
 import transportPlugin from './plugins/app/transport';
 import compressPlugin from './plugins/external/compress';
 import cookiePlugin from './plugins/external/cookie';
+import utmPlugin from './plugins/app/utm';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
 import underPressurePlugin from './plugins/external/under-pressure';
@@ -239,6 +240,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(underPressurePlugin, { pressure: config.pressure });
   await app.register(cookiePlugin);
+  await app.register(utmPlugin, { config });
   await app.register(securityPlugin, { publicOrigin: config.publicOrigin });
   await app.register(dbPlugin, {
     config,

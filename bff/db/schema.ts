@@ -1,5 +1,12 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
+/** Campaign parameters (SPEC §3 utm_source, utm_medium, utm_campaign), each at most 100 characters. */
+export interface Utm {
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+}
+
 /** Timestamps are `timestamptz`; read back as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -22,6 +29,8 @@ export interface UsersTable {
   language: string;
   /** Owner_Portal_User | Employee | PropertyManager (SPEC §6). */
   devise_role: string;
+  /** The campaign of the first sign-in (issue 15 item 6, migration 0023), or null. */
+  utm: ColumnType<Utm | null, string | null | undefined, string | null>;
   created_at: Generated<Timestamp>;
 }
 
@@ -93,6 +102,8 @@ export interface LeadsTable {
   /** When the owner removed the inactive listing (status REMOVED); null otherwise. */
   removed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The verified referral code (bff/screens/data/referrers.json), upper case; null until one is saved. */
+  /** The campaign of the visit that created the lead (issue 15 item 6, migration 0023), or null. */
+  utm: ColumnType<Utm | null, string | null | undefined, string | null>;
   referral_code: ColumnType<string | null, string | null | undefined, string | null>;
   /** The referrer's name as verified with the code. */
   referral_name: ColumnType<string | null, string | null | undefined, string | null>;

@@ -57,6 +57,14 @@ export default fp<{ config: Config; now: () => number }>(
         userAgent: request.headers['user-agent'] ?? null,
         ip: request.ip,
       });
+      // The campaign the person arrived with is theirs from their first sign-in on (issue 15 item 6).
+      if (request.utm)
+        await app.db
+          .updateTable('users')
+          .set({ utm: JSON.stringify(request.utm) })
+          .where('id', '=', userId)
+          .where('utm', 'is', null)
+          .execute();
       reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, httpOnly: true, maxAge });
       reply.setCookie(LOGGED_IN_COOKIE, 'true', { ...cookieBase, httpOnly: false, maxAge });
     });

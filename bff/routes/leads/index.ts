@@ -41,6 +41,13 @@ export default async function leadRoutes(app: FastifyInstance, opts: { config: C
     async (request, reply) => {
       const user = userOf(request);
       const lead = await app.leads.create(user.id, request.body, user.country_code || config.defaultCountry);
+      // The campaign of the visit that created the lead (issue 15 item 6).
+      if (request.utm)
+        await app.db
+          .updateTable('leads')
+          .set({ utm: JSON.stringify(request.utm) })
+          .where('id', '=', lead.lead_id)
+          .execute();
       request.log.info({ userId: user.id, propertyUniqueId: lead.property_unique_id }, 'lead created');
       reply.code(201);
       return { success: true, data: { lead } };
