@@ -7,6 +7,7 @@ import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads
 import { onboardError, type OnboardError } from '../errors';
 import { IDENTIFIER_CHECKS } from '../../schemas/identifiers';
 import { documentVerdict, readIdDocument, ID_TYPES } from './id-documents';
+import type { IdempotencyStep } from './idempotency';
 import type { ImageStorage, ServedFile } from './image-storage';
 import {
   IMAGE_MIME_TYPES,
@@ -56,7 +57,17 @@ export interface KycUploadInput {
   clientUploadId: string;
   /** The file's bytes; read only after the ownership and idempotency checks. */
   file: UploadStream;
+  /** The file read already (the route reads it to fingerprint an Idempotency-Key request). */
+  bytes?: Buffer;
+  /** The request's Idempotency-Key, claimed and answered in the transaction that stores the document. */
+  idempotency?: IdempotencyStep<KycUploadOutcome> | undefined;
   locale: Locale;
+}
+
+/** What an upload answers: the document, and whether this request stored it (false: stored earlier). */
+export interface KycUploadOutcome {
+  document: KycDocument;
+  created: boolean;
 }
 
 /** The owner and lead a check is about. */
@@ -84,13 +95,10 @@ export interface KycService {
    * within the pixel limit (422 ONB_IMAGE_UPLOAD_FAILED); at least {@link KYC_DOCUMENT_MIN_SIDE_PX} px on
    * each side (422 ONB_KYC_DOCUMENT_TOO_SMALL). Keeps a re-encoded JPEG without metadata and a thumbnail,
    * never the original, written in the same transaction as the document's row (issue 14 item 1). The
-   * document starts `processing`; the KYC task stops being completed.
+   * document starts `processing`; the KYC task stops being completed. With `input.idempotency`, the key is
+   * claimed and answered in that same transaction (issue 14 item 5).
    */
-  upload(
-    userId: string,
-    propertyUniqueId: string,
-    input: KycUploadInput,
-  ): Promise<{ document: KycDocument; created: boolean }>;
+  upload(userId: string, propertyUniqueId: string, input: KycUploadInput): Promise<KycUploadOutcome>;
   /**
    * A document of the owner's lead.
    * @throws ONB_LEAD_NOT_FOUND (404); ONB_KYC_DOCUMENT_NOT_FOUND (404) not a document of that lead.
@@ -329,7 +337,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       if (earlier) return { document: toDocument(earlier, propertyUniqueId, input.locale), created: false };
       if (!isIdType(input.idType)) throw onboardError('ONB_INVALID_INPUT', { field: 'id_type' });
 
-      const bytes = await readLimited(input.file, MAX_IMAGE_BYTES);
+      const bytes = input.bytes ?? (await readLimited(input.file, MAX_IMAGE_BYTES));
       const type = await fileTypeFromBuffer(bytes);
       if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime))
         throw onboardError('ONB_IMAGE_FORMAT');
@@ -367,9 +375,15 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       try {
         // The files and the row commit together (issue 14 item 1): no orphan, no missing file.
         await db.transaction().execute(async (trx) => {
+          // The key first: a retry of the same key waits here for the first to commit, then answers it.
+          await input.idempotency?.begin(trx);
           await storage.put(storageKey(row, 'display'), processed.display, trx);
           await storage.put(storageKey(row, 'thumb'), processed.thumbnail, trx);
           await trx.insertInto('lead_kyc_documents').values(row).execute();
+          await input.idempotency?.end(trx, {
+            document: toDocument(row, propertyUniqueId, input.locale),
+            created: true,
+          });
         });
       } catch (err) {
         // A storage that could not join the rolled-back transaction (an object store) may hold the files.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type {
   KycDocumentFileQuery,
@@ -7,12 +8,14 @@ import type {
 } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import multipartPlugin from '../../plugins/external/multipart';
-import { MAX_IMAGE_BYTES } from '../../services/images';
+import { createIdempotencyService, requestFingerprint } from '../../services/idempotency';
+import { MAX_IMAGE_BYTES, readLimited } from '../../services/images';
+import type { KycUploadOutcome } from '../../services/kyc';
 import { readUploadParts, uploadValidatorCompiler } from '../multipart-upload';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, jpegFileResponse, ok, ref } from '../responses';
 import { userOf } from '../signed-in';
-import { notModifiedResponse, sendStoredFile } from '../stored-files';
+import { idempotencyKeyOf, idempotentHeaders, notModifiedResponse, sendStoredFile } from '../stored-files';
 
 const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
 
@@ -23,6 +26,7 @@ const BASE = '/hms_ms/api/v1/onboard/leads/:property_unique_id/kyc';
  * only to their owner. Contact verification (sendContactOtp, verifyContactOtp) lives with the contact routes.
  */
 export default async function kycRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const idempotency = createIdempotencyService(app.db);
   const common = {
     tags: ['kyc'],
     security: [{ session: [] }],
@@ -98,10 +102,11 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         validatorCompiler: uploadValidatorCompiler(scope.validatorCompiler),
         schema: {
           ...common,
+          headers: idempotentHeaders,
           operationId: 'uploadKycDocument',
           summary: 'Upload a photo of an identity document (multipart: id_type, client_upload_id, then file)',
           description:
-            "multipart/form-data with `id_type` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 202: stored, text recognition runs in the background (poll getKycDocument until status is no longer processing); 200: the document stored earlier under this client_upload_id (the file is not read). Refusals: unknown id_type 400 'Invalid Input' field id_type; over 10485760 bytes 413 (cut at the limit); not JPEG/PNG by content 415; corrupt, truncated or over 50 megapixels 422 'Image Upload Failed. Please try again.'; under 600 px on a side 422 ONB_KYC_DOCUMENT_TOO_SMALL. The stored copies are re-encoded JPEGs without metadata. The KYC task stops being completed until the new document is recognised and the details saved again.",
+            "multipart/form-data with `id_type` and `client_upload_id` (UUID) BEFORE the file field `file` (a file first: 400 ONB_IMAGE_FIELDS_FIRST). 202: stored, text recognition runs in the background (poll getKycDocument until status is no longer processing); 200: the document stored earlier under this client_upload_id (the file is not read). Refusals: unknown id_type 400 'Invalid Input' field id_type; over 10485760 bytes 413 (cut at the limit); not JPEG/PNG by content 415; corrupt, truncated or over 50 megapixels 422 'Image Upload Failed. Please try again.'; under 600 px on a side 422 ONB_KYC_DOCUMENT_TOO_SMALL. The stored copies are re-encoded JPEGs without metadata. The KYC task stops being completed until the new document is recognised and the details saved again. Retries (issue 14 item 5): with an `Idempotency-Key` header (the file is then read to fingerprint the request), a retry by the same user answers the first answer (same status and body) from any instance, and the same key with a different request (fields or file) answers 422 ONB_IDEMPOTENCY_KEY_REUSED.",
           consumes: ['multipart/form-data'],
           params: ref('api/lead-params.schema.json'),
           body: ref('api/upload-kyc-document-form.schema.json'),
@@ -118,19 +123,43 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
       async (request, reply) => {
         const user = userOf(request);
         const id = request.params.property_unique_id;
+        const key = idempotencyKeyOf(request);
         return readUploadParts(request, reply, ['id_type', 'client_upload_id'], async ({ fields, file }) => {
-          const { document, created } = await app.kyc.upload(user.id, id, {
-            idType: fields.get('id_type')!,
-            clientUploadId: fields.get('client_upload_id')!,
-            file,
-            locale: request.locale,
-          });
+          const idType = fields.get('id_type')!;
+          const clientUploadId = fields.get('client_upload_id')!;
+          // With a key, the request's fingerprint includes the file: it is read here, once.
+          const bytes = key === undefined ? undefined : await readLimited(file, MAX_IMAGE_BYTES);
+          const fingerprint = bytes
+            ? requestFingerprint([
+                'uploadKycDocument',
+                id,
+                idType,
+                clientUploadId,
+                createHash('sha256').update(bytes).digest('hex'),
+              ])
+            : '';
+          const answer = await idempotency.run(
+            { userId: user.id, key, fingerprint },
+            ({ document, created }: KycUploadOutcome) => ({
+              status: created ? 202 : 200,
+              body: { success: true, data: { document } },
+            }),
+            (step) =>
+              app.kyc.upload(user.id, id, {
+                idType,
+                clientUploadId,
+                file,
+                ...(bytes ? { bytes } : {}),
+                idempotency: step,
+                locale: request.locale,
+              }),
+          );
           request.log.info(
-            { userId: user.id, propertyUniqueId: id, documentId: document.document_id, created },
+            { userId: user.id, propertyUniqueId: id, status: answer.status, replayed: answer.replayed },
             'kyc document uploaded',
           );
-          reply.code(created ? 202 : 200);
-          return { success: true, data: { document } };
+          reply.code(answer.status);
+          return answer.body;
         });
       },
     );

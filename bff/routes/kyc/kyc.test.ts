@@ -219,6 +219,34 @@ describe('KYC documents', () => {
     expect(unknownType.json<{ error: { field?: string } }>().error.field).toBe('id_type');
     await app.kyc.idle();
   }, 60_000);
+
+  it('answers a retry with the same Idempotency-Key with the first answer, and refuses the key for another file', async () => {
+    const id = (await createTestLead(app, owner)).property_unique_id;
+    const key = randomUUID();
+    const clientUploadId = randomUUID();
+    const headers = { 'idempotency-key': key };
+    const first = await upload(id, panCard, { clientUploadId, headers });
+    expect(first.statusCode, first.body).toBe(202);
+    // The same request again: the first answer, 202 and the same body (not the 200 of a later upload).
+    const retry = await upload(id, panCard, { clientUploadId, headers });
+    expect(retry.statusCode, retry.body).toBe(202);
+    expect(retry.json()).toEqual(first.json());
+    const stored = await app.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).execute();
+    expect(stored).toMatchObject([{ response_status: 202 }]);
+
+    const other = await sharp(panCard).rotate(180).jpeg().toBuffer();
+    const reused = await upload(id, other, { clientUploadId, headers });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json<{ error: { code: string } }>().error.code).toBe('ONB_IDEMPOTENCY_KEY_REUSED');
+    const rows = await app.db
+      .selectFrom('lead_kyc_documents')
+      .innerJoin('leads', 'leads.id', 'lead_kyc_documents.lead_id')
+      .select('lead_kyc_documents.id')
+      .where('leads.property_unique_id', '=', id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    await app.kyc.idle();
+  }, 60_000);
 });
 
 describe('saveKycDetails', () => {
