@@ -23,11 +23,12 @@
  * against schemas/widgets/<widget_type>.schema.json.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import jsonLogic from 'json-logic-js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
+  FragmentUse,
   GlobalInfo,
   ImageRequirement,
   ImagesConfig,
@@ -50,6 +51,11 @@ import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
 import amenities from './data/amenities.json' with { type: 'json' };
 import { termsDisplay } from './terms-display';
+import { ScreenDefinitionError } from './definition-error';
+import { expandFragments, fileFragments, locate, type Expansion, type FragmentSource } from './fragments';
+
+export { ScreenDefinitionError };
+export { fileFragments, type FragmentSource };
 
 /**
  * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
@@ -143,18 +149,6 @@ export interface ScreenCatalogue {
    * @throws ScreenDefinitionError when the screen is unknown or the result breaks a schema.
    */
   compose(id: string, ctx: ScreenContext): ScreenPayload;
-}
-
-/** A screen definition that cannot be served; `file` and JSON `path` say where. */
-export class ScreenDefinitionError extends Error {
-  constructor(
-    readonly file: string,
-    readonly path: string,
-    readonly detail: string,
-  ) {
-    super(`${file}${path ? ` at ${path}` : ''}: ${detail}`);
-    this.name = 'ScreenDefinitionError';
-  }
 }
 
 const ajv = sharedAjv();
@@ -353,11 +347,18 @@ interface Composed {
 
 /** Composes one item of widget_list (a widget, or an `$each` of widgets) into `out`. */
 function composeListItem(
-  item: WidgetDefinition | WidgetTemplate | WidgetRepeat,
+  item: WidgetDefinition | WidgetTemplate | WidgetRepeat | FragmentUse,
   scope: ResolveScope,
   path: string,
   out: Composed[],
 ): void {
+  // checkDefinition puts every fragment in place; a definition built by hand may still hold one.
+  if ('$use' in item)
+    throw new ScreenDefinitionError(
+      scope.file,
+      `${path}/$use`,
+      'fragment not put in place (see checkDefinition)',
+    );
   if ('$each' in item) {
     for (const child of repeatScopes(item, scope, path)) {
       if (Array.isArray(item.do))
@@ -399,6 +400,21 @@ export function composeDefinition(
   translate: Translate,
   repeats?: RepeatLog,
   validate = true,
+): ScreenPayload {
+  try {
+    return composeChecked(file, def, ctx, translate, repeats, validate);
+  } catch (err) {
+    throw relocate(err, file, def);
+  }
+}
+
+function composeChecked(
+  file: string,
+  def: ScreenDefinition,
+  ctx: ScreenContext,
+  translate: Translate,
+  repeats: RepeatLog | undefined,
+  validate: boolean,
 ): ScreenPayload {
   const scope: ResolveScope = {
     file,
@@ -461,29 +477,76 @@ export function composeDefinition(
   return payload;
 }
 
-/** Reads and schema-checks one definition file. @throws ScreenDefinitionError */
-export function readDefinition(file: string): ScreenDefinition {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
-  }
-  if (!validateDefinition(json)) {
+/** Where the parts of each checked definition were written, when it uses fragments (for errors). */
+const expansions = new WeakMap<ScreenDefinition, Expansion>();
+
+/**
+ * The error `err` (about JSON path `err.path` of the checked definition `def`, written in `file`) moved to
+ * where the author wrote that part: a fragment's file and path, with the `$use` that brought it in.
+ */
+function relocate(err: unknown, file: string, def: ScreenDefinition): unknown {
+  const expansion = expansions.get(def);
+  if (!(err instanceof ScreenDefinitionError) || !expansion || err.file !== file) return err;
+  const at = locate(expansion, file, err.path);
+  if (at.file === file && at.path === err.path) return err;
+  const site = at.site ? ` (used by ${at.site.file} at ${at.site.path})` : '';
+  return new ScreenDefinitionError(at.file, at.path, `${err.detail}${site}`);
+}
+
+/** The fragment files (absolute paths) the checked definition `def` uses; empty when none. */
+export function definitionFragmentFiles(def: ScreenDefinition): ReadonlySet<string> {
+  return expansions.get(def)?.files ?? new Set();
+}
+
+/**
+ * Turns a definition document (parsed JSON, from a file or an upload alike) into a checked definition:
+ * every `{"$use": fragment}` is put in place from `fragments` (bff/screens/fragments.ts), then the whole is
+ * checked against schemas/screen-definition.schema.json and, when `expectedId` is given, its `screen_id`.
+ * `file` names the document in errors. Composing it for contexts is the next check ({@link composeDefinition}).
+ * @throws ScreenDefinitionError naming the file (a fragment's, when the problem is in one) and JSON path.
+ */
+export function checkDefinition(
+  file: string,
+  json: unknown,
+  fragments: FragmentSource,
+  expectedId?: string,
+): ScreenDefinition {
+  const expansion = expandFragments(file, json, fragments);
+  const expanded = expansion.value;
+  if (!validateDefinition(expanded)) {
     // A widget_list item is a widget or an $each: of the two branches' errors, the deepest is the one
     // about what the author wrote (e.g. /widget_list/3/do/id rather than "must have required property 'id'").
     const deepest = [...(validateDefinition.errors ?? [])].sort(
       (a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length,
     );
     const [p, msg] = firstError(deepest);
-    throw new ScreenDefinitionError(file, p, msg);
+    const at = locate(expansion, file, p);
+    const site = at.site ? ` (used by ${at.site.file} at ${at.site.path})` : '';
+    throw new ScreenDefinitionError(at.file, at.path, `${msg}${site}`);
   }
-  const def = json as ScreenDefinition;
-  const expected = basename(file, '.json');
-  if (def.screen_id !== expected) {
-    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expected}'`);
+  const def = expanded as ScreenDefinition;
+  if (expectedId !== undefined && def.screen_id !== expectedId) {
+    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expectedId}'`);
   }
+  if (expansion.origins.length || expansion.files.size) expansions.set(def, expansion);
   return def;
+}
+
+/**
+ * Reads and checks one definition file ({@link checkDefinition}); its fragments are read from the same
+ * folder (`<folder>/<fragment name>.json`) unless `fragments` is given. @throws ScreenDefinitionError
+ */
+export function readDefinition(
+  file: string,
+  fragments: FragmentSource = fileFragments(dirname(file)),
+): ScreenDefinition {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
+  }
+  return checkDefinition(file, json, fragments, basename(file, '.json'));
 }
 
 /** The fixture contexts of bff/screens/fixtures/contexts/*.json, by file name. */

@@ -268,6 +268,10 @@ export type JsonLogic2 = {} | boolean;
  */
 export type JsonLogic3 = {} | boolean;
 /**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ */
+export type JsonLogic4 = {} | boolean;
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath1 = string;
@@ -302,7 +306,7 @@ export type ActionList4 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic4 = {} | boolean;
+export type JsonLogic5 = {} | boolean;
 /**
  * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
  */
@@ -323,7 +327,7 @@ export type ActionList6 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic5 = {} | boolean;
+export type JsonLogic6 = {} | boolean;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -3057,7 +3061,7 @@ export interface Serviceability {
   };
 }
 /**
- * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, repeats {"$each": path, "as": name, "do": template} once per item of a list of the context, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.
+ * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, repeats {"$each": path, "as": name, "do": template} once per item of a list of the context, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema. Any value may be {"$use": fragment, "with"?: {...}, "condition"?: rule}: the fragment bff/screens/<fragment>.json put in place before anything else (bff/screens/README.md "Fragments").
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ScreenDefinition".
@@ -3092,7 +3096,7 @@ export interface ScreenDefinition {
     [k: string]: unknown;
   };
   hide_footer?: boolean | JsonLogic;
-  widget_list: (WidgetDefinition | WidgetRepeat)[];
+  widget_list: (WidgetDefinition | WidgetRepeat | FragmentUse)[];
   /**
    * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
    */
@@ -3134,7 +3138,7 @@ export interface WidgetRepeat {
   /**
    * The widget (or widgets, or a nested $each) composed for each item.
    */
-  do: WidgetTemplate | WidgetRepeat | (WidgetTemplate | WidgetRepeat)[];
+  do: WidgetTemplate | WidgetRepeat | FragmentUse | (WidgetTemplate | WidgetRepeat | FragmentUse)[];
 }
 /**
  * A widget inside $each: a WidgetDefinition whose id is computed from the item ({"$logic": …}, {"$bind": …}), never a literal, which would repeat.
@@ -3155,6 +3159,54 @@ export interface WidgetTemplate {
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetTemplate;
   contents: {};
+}
+/**
+ * A fragment used by name: replaced by the value of bff/screens/<$use>.json (a list of widgets is spliced into widget_list), its params given by `with`. `condition`, on a fragment of widgets, must hold too for each of them to be sent. Resolved before the definition is checked, so none is left in what the composer reads.
+ *
+ * This interface was referenced by `ScreenDefinition`'s JSON-Schema
+ * via the `definition` "FragmentUse".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FragmentUse".
+ */
+export interface FragmentUse {
+  /**
+   * The fragment's path under bff/screens without .json, e.g. fragments/task_footer.
+   */
+  $use: string;
+  /**
+   * The fragment's params by name.
+   */
+  with?: {};
+  condition?: JsonLogic3;
+}
+/**
+ * A part of screen definitions in a file of its own, bff/screens/<folder>/<name>.json, used by name with {"$use": "<folder>/<name>", "with"?: {param: value}, "condition"?: rule} (bff/screens/README.md "Fragments"). Inside `value`, {"$param": "name"} is replaced by the param's value and ${name} inside a string by a string or number param.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenFragment".
+ */
+export interface ScreenFragment {
+  $schema?: string;
+  /**
+   * What the fragment is and when to use it; for the people who edit screens.
+   */
+  description?: string;
+  /**
+   * The params `with` may give, by name; one without a `default` must be given.
+   */
+  params?: {
+    [k: string]: {
+      description?: string;
+      default?: unknown;
+    };
+  };
+  /**
+   * What a $use of the fragment is replaced by: widgets (a list is spliced into the list it is used in), a JSON Logic rule, contents or any value of a definition.
+   */
+  value: {
+    [k: string]: unknown;
+  };
 }
 /**
  * A composed screen as the BFF sends it and the renderer draws it.
@@ -3199,7 +3251,7 @@ export interface WidgetEnvelope {
    * Validated in the browser against the widget's own contents schema.
    */
   contents: {};
-  visible_when?: JsonLogic3;
+  visible_when?: JsonLogic4;
   /**
    * What to draw when the widget is unknown or its contents are invalid: 'drop' draws nothing; a widget draws that widget instead.
    */
@@ -3706,7 +3758,7 @@ export interface InputContents {
   helper_text?: string;
   autofocus?: boolean;
   required?: boolean;
-  required_when?: JsonLogic4;
+  required_when?: JsonLogic5;
   /**
    * Shown when a required field is empty.
    */
@@ -3926,7 +3978,7 @@ export interface MapPinContents {
      * A position read less than this many ms ago (kept in localStorage under storage_key) is used without asking the browser again; also the maximumAge of the browser's request (SPEC §9: 300000, overridable by location_data_config.throttleDelay).
      */
     throttle_ms: number;
-    auto_when?: JsonLogic5;
+    auto_when?: JsonLogic6;
     /**
      * localStorage key of the last position read: {lat, lng, read_at (ms since epoch)}.
      */
