@@ -3082,25 +3082,19 @@ export interface ScreenDefinition {
   public?: boolean;
   /**
    * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
-   *
-   * This interface was referenced by `ScreenDefinition`'s JSON-Schema
-   * via the `definition` "Value".
    */
   title?: {
     [k: string]: unknown;
   };
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
+   * The property the screen is about, e.g. {"$bind": "lead.property_unique_id"}; sent only when it composes to a non-empty string (SPEC §3 active_hotel_id, §7 x-qid / qid).
    */
   active_hotel_id?: {
     [k: string]: unknown;
   };
   hide_footer?: boolean | JsonLogic;
   widget_list: (WidgetDefinition | WidgetRepeat | FragmentUse)[];
-  /**
-   * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
-   */
-  form?: {};
+  form?: Template4;
 }
 /**
  * This interface was referenced by `ScreenDefinition`'s JSON-Schema
@@ -3115,8 +3109,12 @@ export interface WidgetDefinition {
   condition?: JsonLogic1;
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetDefinition;
-  contents: {};
+  contents: Template;
 }
+/**
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ */
+export interface Template {}
 /**
  * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
  *
@@ -3150,16 +3148,21 @@ export interface WidgetRepeat {
  * via the `definition` "WidgetTemplate".
  */
 export interface WidgetTemplate {
-  /**
-   * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
-   */
-  id: {};
+  id: Template1;
   widget_type: WidgetType;
   condition?: JsonLogic2;
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetTemplate;
-  contents: {};
+  contents: Template2;
 }
+/**
+ * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
+ */
+export interface Template1 {}
+/**
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ */
+export interface Template2 {}
 /**
  * A fragment used by name: replaced by the value of bff/screens/<$use>.json (a list of widgets is spliced into widget_list), its params given by `with`. `condition`, on a fragment of widgets, must hold too for each of them to be sent. Resolved before the definition is checked, so none is left in what the composer reads.
  *
@@ -3171,15 +3174,58 @@ export interface WidgetTemplate {
  */
 export interface FragmentUse {
   /**
-   * The fragment's path under bff/screens without .json, e.g. fragments/task_footer.
+   * A fragment of bff/screens: <folder>/<name> of a JSON file there.
    */
-  $use: string;
-  /**
-   * The fragment's params by name.
-   */
-  with?: {};
+  $use:
+    | 'fragments/actions/open_task_list'
+    | 'fragments/back_to_tasks'
+    | 'fragments/conditions/has_lead'
+    | 'fragments/downtime_popup'
+    | 'fragments/fields/phone'
+    | 'fragments/language_chooser'
+    | 'fragments/redirect_without_lead'
+    | 'fragments/task_footer'
+    | 'fragments/task_header'
+    | 'kyc/business'
+    | 'kyc/contact_verification'
+    | 'kyc/document'
+    | 'kyc/personal'
+    | 'login/actions/request_code'
+    | 'login/actions/verify_code'
+    | 'login/by_email'
+    | 'login/by_phone'
+    | 'login/conditions/asking_code'
+    | 'login/conditions/asking_phone'
+    | 'login/conditions/by_email'
+    | 'login/role'
+    | 'task_details/address'
+    | 'task_details/address/fill_from_place'
+    | 'task_details/address/map_pin'
+    | 'task_details/address/place_search'
+    | 'task_details/address/popups'
+    | 'task_details/address/save_address'
+    | 'task_details/amenities'
+    | 'task_details/basic_info'
+    | 'task_details/conditions/known_task'
+    | 'task_details/conditions/on_task'
+    | 'task_details/contact_info'
+    | 'task_details/room_categories'
+    | 'terms/commercial_terms'
+    | 'terms/conditions/contract_ready'
+    | 'terms/conditions/has_terms'
+    | 'terms/generate'
+    | 'terms/sign';
+  with?: Template3;
   condition?: JsonLogic3;
 }
+/**
+ * The fragment's params by name.
+ */
+export interface Template3 {}
+/**
+ * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
+ */
+export interface Template4 {}
 /**
  * A part of screen definitions in a file of its own, bff/screens/<folder>/<name>.json, used by name with {"$use": "<folder>/<name>", "with"?: {param: value}, "condition"?: rule} (bff/screens/README.md "Fragments"). Inside `value`, {"$param": "name"} is replaced by the param's value and ${name} inside a string by a string or number param.
  *
