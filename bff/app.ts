@@ -52,7 +52,13 @@ import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
 import translationRoutes from './routes/translations';
 import { rememberScreensChecked, screensCheckedBefore, screensCheckKey } from './screens/check-stamp';
-import { loadScreenCatalogue, type ScreenCatalogue, type Translate } from './screens/composer';
+import {
+  loadScreenCatalogue,
+  ScreenDefinitionError,
+  type ScreenCatalogue,
+  type Translate,
+} from './screens/composer';
+import { watchScreenCatalogue } from './screens/watch';
 import { defaultLocalesDir } from './services/translations';
 import { schemasDir } from '../schemas/tools/schema-files';
 import type { ImageStorage } from './services/image-storage';
@@ -108,6 +114,12 @@ export interface BuildAppOptions {
   screens?: ScreenCatalogue;
   /** Folder of the screen definitions (default bff/screens). */
   screensDir?: string;
+  /**
+   * Development (`npm run dev`): reload the screen definitions when a file of `screensDir` is saved, without
+   * a restart (bff/screens/watch.ts); an invalid save keeps the last good ones and is logged with its file
+   * and JSON path. Ignored with `screens`.
+   */
+  watchScreens?: boolean;
   /** Folder of the locale files (default renderer/i18n/locales). */
   localesDir?: string;
   /** Folder of the built client (default dist/client). */
@@ -274,7 +286,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(swaggerPlugin);
 
-  const screens =
+  const loaded =
     opts.screens ??
     (opts.screensDir || opts.localesDir
       ? loadScreenCatalogue({
@@ -282,6 +294,25 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           translate: app.translations.translate,
         })
       : loadDefaultScreenCatalogue(app.translations.translate));
+  let screens: ScreenCatalogue = loaded;
+  if (opts.watchScreens && !opts.screens) {
+    const dir = opts.screensDir ?? defaultScreensDir;
+    const watched = watchScreenCatalogue({
+      dir,
+      translate: app.translations.translate,
+      initial: loaded,
+      onReload: (ids) => app.log.info({ screens: ids.length }, `screen definitions reloaded from ${dir}`),
+      onError: (err) =>
+        app.log.error(
+          err instanceof ScreenDefinitionError
+            ? { file: err.file, path: err.path, detail: err.detail }
+            : { err },
+          `screen definitions not reloaded, the last good ones are served: ${(err as Error).message}`,
+        ),
+    });
+    app.addHook('onClose', async () => watched.close());
+    screens = watched;
+  }
 
   await app.register(healthRoutes);
   await app.register(metaRoutes);

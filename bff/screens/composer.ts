@@ -149,6 +149,12 @@ export interface ScreenCatalogue {
    * @throws ScreenDefinitionError when the screen is unknown or the result breaks a schema.
    */
   compose(id: string, ctx: ScreenContext): ScreenPayload;
+  /**
+   * A number that changes whenever what screen `id` composes to may have changed (definitions reloaded in
+   * development, bff/screens/watch.ts); composed screens kept by it (the public screen cache) are
+   * composed again. Absent: the definitions never change while the process runs.
+   */
+  revision?(id: string): number;
 }
 
 const ajv = sharedAjv();

@@ -118,7 +118,14 @@ export default async function screenRoutes(
 
       if (!request.user) {
         // The same for everyone of this language, country and query: composed once, then sent as kept.
-        const key = JSON.stringify([id, request.locale, globalInfo.country_code, params]);
+        // The catalogue's revision: a reloaded definition is composed again (development).
+        const key = JSON.stringify([
+          id,
+          screens.revision?.(id) ?? 0,
+          request.locale,
+          globalInfo.country_code,
+          params,
+        ]);
         let entry = cache.get(key);
         if (!entry) {
           const payload = screens.compose(id, {
