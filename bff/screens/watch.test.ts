@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,11 +22,15 @@ function screensDir(): string {
   saveGreeting(dir, 'Hello');
   return dir;
 }
-const saveGreeting = (dir: string, text: unknown) =>
+/** Saves the fragment as many editors (and `sed -i`) do: a new file renamed over the old one. */
+const saveGreeting = (dir: string, text: unknown) => {
+  const temp = join(dir, 'parts', `.greeting.${Math.random().toString(36).slice(2)}`);
   writeFileSync(
-    join(dir, 'parts', 'greeting.json'),
+    temp,
     JSON.stringify({ value: [{ id: 'greeting', widget_type: 'text', contents: { text } }] }),
   );
+  renameSync(temp, join(dir, 'parts', 'greeting.json'));
+};
 
 /** Follows `dir`; `next()` resolves with the outcome of the next reload (the ids, or the error). */
 function follow(dir: string) {
@@ -81,6 +85,18 @@ describe('watchScreenCatalogue (development)', () => {
     const second = (await reloaded).error as ScreenDefinitionError;
     expect([second.file, second.path]).toEqual([join(dir, 'probe.json'), '/widget_list/0/$use']);
     expect(greeting(catalogue)).toBe('Welcome');
+
+    // Put right again (the fragment replaced a third time): served.
+    reloaded = next();
+    writeFileSync(
+      join(dir, 'probe.json'),
+      JSON.stringify({ screen_id: 'probe', public: true, widget_list: [{ $use: 'parts/greeting' }] }),
+    );
+    await reloaded;
+    reloaded = next();
+    saveGreeting(dir, 'Hi again');
+    expect((await reloaded).ids).toEqual(['probe']);
+    expect(greeting(catalogue)).toBe('Hi again');
   });
 
   it('a kept public screen is composed again after a reload', async () => {

@@ -1,5 +1,9 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { readdirSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import { loadScreenCatalogue, type ScreenCatalogue, type Translate } from './composer';
+
+/** Swap, backup and lock files of editors (vim, emacs), never definitions. */
+const EDITOR_SCRATCH = /(\.sw[a-px]|~|(^|\/)\.#[^/]*|(^|\/)4913)$/;
 
 /** A screen catalogue that follows its folder; `close()` stops following. */
 export interface WatchedScreenCatalogue extends ScreenCatalogue {
@@ -33,6 +37,7 @@ export function watchScreenCatalogue(opts: {
   const reload = () => {
     timer = undefined;
     try {
+      follow(opts.dir); // folders made since
       current = loadScreenCatalogue({ dir: opts.dir, translate: opts.translate });
       revision += 1;
       opts.onReload?.(current.ids());
@@ -40,12 +45,27 @@ export function watchScreenCatalogue(opts: {
       opts.onError?.(err);
     }
   };
-  const watcher: FSWatcher = watch(opts.dir, { recursive: true }, (_event, name) => {
-    // Editors save through temporary files (`.x.json.swp`, `x.json~`): only JSON files count.
-    if (name && !String(name).endsWith('.json')) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(reload, opts.debounceMs ?? 100);
-  });
+  // One watch per folder, not one recursive watch: Node 20's recursive watch on Linux loses a file that is
+  // replaced twice by a rename (`sed -i`, editors saving through a temporary file); a folder's watch does not.
+  const watchers = new Map<string, FSWatcher>();
+  const follow = (folder: string) => {
+    if (!watchers.has(folder)) {
+      const w = watch(folder, (_event, name) => {
+        if (name && EDITOR_SCRATCH.test(String(name))) return;
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(reload, opts.debounceMs ?? 100);
+      });
+      // A folder removed: its watch ends (a new one is followed at the next reload).
+      w.on('error', () => {
+        w.close();
+        watchers.delete(folder);
+      });
+      watchers.set(folder, w);
+    }
+    for (const entry of readdirSync(folder, { withFileTypes: true }))
+      if (entry.isDirectory()) follow(join(folder, entry.name));
+  };
+  follow(opts.dir);
   return {
     has: (id) => current.has(id),
     isPublic: (id) => current.isPublic(id),
@@ -54,7 +74,7 @@ export function watchScreenCatalogue(opts: {
     revision: (id) => revision + (current.revision?.(id) ?? 0),
     close() {
       if (timer) clearTimeout(timer);
-      watcher.close();
+      for (const w of watchers.values()) w.close();
     },
   };
 }
