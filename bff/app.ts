@@ -46,6 +46,7 @@ import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
+import previewRoutes from './routes/preview';
 import screenRoutes from './routes/screens';
 import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
@@ -332,6 +333,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
   await app.register(screenRoutes, { config, screens });
+  await app.register(previewRoutes, {
+    config,
+    screensDir: opts.screensDir ?? defaultScreensDir,
+    translate: app.translations.translate,
+  });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir, production });
 

@@ -52,7 +52,7 @@ afterEach(() => {
 });
 
 const greeting = (c: WatchedScreenCatalogue) =>
-  c.compose('probe', anonymous).widget_list[0]?.contents.text as string;
+  (c.compose('probe', anonymous).widget_list[0]?.contents as { text?: string } | undefined)?.text;
 
 describe('watchScreenCatalogue (development)', () => {
   it('serves a saved fragment at once, and keeps the last good definitions after an invalid save', async () => {

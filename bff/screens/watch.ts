@@ -7,6 +7,8 @@ const EDITOR_SCRATCH = /(\.sw[a-px]|~|(^|\/)\.#[^/]*|(^|\/)4913)$/;
 
 /** A screen catalogue that follows its folder; `close()` stops following. */
 export interface WatchedScreenCatalogue extends ScreenCatalogue {
+  /** Moves on at every good reload. */
+  revision(id: string): number;
   close(): void;
 }
 

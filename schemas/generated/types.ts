@@ -1575,6 +1575,62 @@ export interface Place {
   distance_m?: number;
 }
 /**
+ * What the staff preview can draw (GET /hms_ms/api/v1/preview): every screen, every fixture context of bff/screens/fixtures/contexts and every language.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewCatalogue".
+ */
+export interface PreviewCatalogue {
+  screens: {
+    screen_id: string;
+    /**
+     * Drawn for anonymous contexts too.
+     */
+    public: boolean;
+  }[];
+  contexts: {
+    /**
+     * The file name, e.g. owner-task-address.json.
+     */
+    name: string;
+    /**
+     * The context has a user (else only public screens).
+     */
+    signed_in: boolean;
+  }[];
+  locales: Locale[];
+}
+/**
+ * Whether a screen composes for a fixture context in the request's language, by the composer as the server serves it (GET /hms_ms/api/v1/preview/check/:screen_id); else where the definition is wrong.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewCheck".
+ */
+export interface PreviewCheck {
+  ok: boolean;
+  /**
+   * The definition or fragment file, relative to bff/screens.
+   */
+  file?: string;
+  /**
+   * The JSON path in that file.
+   */
+  path?: string;
+  /**
+   * What is wrong.
+   */
+  detail?: string;
+}
+/**
+ * Query of the staff preview's screen routes: the fixture context to compose for (a file of bff/screens/fixtures/contexts; an unknown one answers 404).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewQuery".
+ */
+export interface PreviewQuery {
+  context: string;
+}
+/**
  * Answer of listProperties (SPEC §3 lists): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
