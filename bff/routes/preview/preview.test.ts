@@ -83,4 +83,15 @@ describe('the staff preview', () => {
     expect(staff.statusCode).toBe(200);
     expect(staff.json<{ data: ScreenPayload }>().data.screen_id).toBe('login');
   });
+
+  it('lets only the preview frames be framed, by pages of the same origin', async () => {
+    const app = await buildTestApp();
+    const csp = async (url: string) =>
+      (await app.inject({ url, headers: { accept: 'text/html' } })).headers['content-security-policy'];
+    expect(await csp('/__preview/screens/frame?screen=login&context=anonymous.json')).toContain(
+      "frame-ancestors 'self'",
+    );
+    expect(await csp('/__preview/screens')).toContain("frame-ancestors 'none'");
+    expect(await csp('/propertyOnboard/login')).toContain("frame-ancestors 'none'");
+  });
 });
