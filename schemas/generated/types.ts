@@ -1629,6 +1629,10 @@ export interface PreviewCheck {
  */
 export interface PreviewQuery {
   context: string;
+  /**
+   * The active hotel the client sends with every call (SPEC §7); not used here.
+   */
+  qid?: string;
 }
 /**
  * Answer of listProperties (SPEC §3 lists): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out.
