@@ -49,12 +49,13 @@ const LazyNotFoundPage = lazyWithRetry(() =>
   import('./not-found').then((m) => ({ default: m.NotFoundPage })),
 );
 
-// The staff preview of screens (issue 16 item 2): a chunk of its own, never loaded by owners.
+// The staff preview of screens (issue 16 item 2, renderer/preview): chunks of their own, outside the shell's
+// lazy parts (never loaded on an owner's page).
 const LazyPreviewPage = lazyWithRetry(() =>
-  import('./preview/preview-page').then((m) => ({ default: m.PreviewPage })),
+  import('../preview/preview-page').then((m) => ({ default: m.PreviewPage })),
 );
 const LazyPreviewFrame = lazyWithRetry(() =>
-  import('./preview/preview-page').then((m) => ({ default: m.PreviewFrame })),
+  import('../preview/preview-page').then((m) => ({ default: m.PreviewFrame })),
 );
 
 /** The not-found page (SPEC §2 404), loaded when it is reached. */

@@ -38,7 +38,7 @@ export function contentSecurityPolicy(
   return directives.map(([name, values]) => (values.length ? `${name} ${values.join(' ')}` : name)).join(';');
 }
 
-/** The frames of the staff preview (renderer/shell/preview), drawn inside /__preview/screens. */
+/** The frames of the staff preview (renderer/preview), drawn inside /__preview/screens. */
 const PREVIEW_FRAME_PATH = '/__preview/screens/frame';
 
 /**

@@ -9,13 +9,13 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Locale, PreviewCatalogue, PreviewCheck } from '../../../schemas/generated/types';
-import { ShellHostContext, useShellHost, type ShellHost } from '../../engine/host';
-import { Screen } from '../../engine/screen';
-import { applyDocumentLanguage } from '../../i18n/direction';
-import { i18n } from '../../i18n/instance';
-import { isLocale } from '../../i18n/languages';
-import { loadTranslations } from '../../i18n/translations';
+import type { Locale, PreviewCatalogue, PreviewCheck } from '../../schemas/generated/types';
+import { ShellHostContext, useShellHost, type ShellHost } from '../engine/host';
+import { Screen } from '../engine/screen';
+import { applyDocumentLanguage } from '../i18n/direction';
+import { i18n } from '../i18n/instance';
+import { isLocale } from '../i18n/languages';
+import { loadTranslations } from '../i18n/translations';
 
 /** The staff preview API (bff/routes/preview). */
 const PREVIEW_API = '/hms_ms/api/v1/preview';
