@@ -2,7 +2,9 @@
  * The screen composer: turns a screen definition (bff/screens/<screen_id>.json, what product staff edit)
  * and a context into the ScreenPayload the renderer draws (DESIGN "bff/screens").
  *
- * A definition is a payload template:
+ * A definition is read by {@link checkDefinition}, which first puts in place every fragment it uses
+ * (`{"$use": "fragments/task_footer", "with": {...}}`, bff/screens/fragments.ts), so the composer below
+ * never sees one. A definition is then a payload template:
  * - a widget's `condition` (JSON Logic, json-logic-js) over the context decides whether it is sent;
  * - `{"$t": "screens.sign_up.title", "values"?: {...}}` is replaced by the text translated into the
  *   context's locale (values may themselves be bindings);
@@ -499,11 +501,6 @@ function relocate(err: unknown, file: string, def: ScreenDefinition): unknown {
   return new ScreenDefinitionError(at.file, at.path, `${err.detail}${site}`);
 }
 
-/** The fragment files (absolute paths) the checked definition `def` uses; empty when none. */
-export function definitionFragmentFiles(def: ScreenDefinition): ReadonlySet<string> {
-  return expansions.get(def)?.files ?? new Set();
-}
-
 /**
  * Turns a definition document (parsed JSON, from a file or an upload alike) into a checked definition:
  * every `{"$use": fragment}` is put in place from `fragments` (bff/screens/fragments.ts), then the whole is
@@ -534,7 +531,7 @@ export function checkDefinition(
   if (expectedId !== undefined && def.screen_id !== expectedId) {
     throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expectedId}'`);
   }
-  if (expansion.origins.length || expansion.files.size) expansions.set(def, expansion);
+  if (expansion.origins.length) expansions.set(def, expansion);
   return def;
 }
 
