@@ -9,8 +9,8 @@
  * - the entry (index.html's script) and every chunk it imports statically (the browser gets them through
  *   the page's `<link rel=modulepreload>`), and the engine's `Screen` (renderer/engine/screen.tsx) with its
  *   static imports;
- * - for each `widget_type` named in the route's screen definition (bff/screens/<screen_id>.json, every
- *   branch counted) whose widget is a chunk of its own: that chunk, its static imports and what it imports
+ * - for each `widget_type` named in the route's screen definition (bff/screens/<screen_id>.json and the
+ *   fragments it uses, every branch counted) whose widget is a chunk of its own: that chunk, its static imports and what it imports
  *   dynamically (a map loads with its widget), and the widget's contents validator
  *   (schemas/generated/validators/<widget_type>.js);
  * - the validators of the widgets that come with the page (renderer/main.tsx preloads them at start);
@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { APP_ROUTES } from '../renderer/shell/route-table';
+import { readDefinition } from '../bff/screens/composer';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = join(root, 'dist/client');
@@ -96,7 +97,10 @@ function closure(
   return seen;
 }
 
-/** Every `widget_type` string in a screen definition (all branches: conditions, fallbacks, `$each`). */
+/**
+ * Every `widget_type` string in a screen definition (all branches: conditions, fallbacks, `$each`), with
+ * its fragments in place (`readDefinition`: a task's widgets live in bff/screens/task_details/…).
+ */
 function widgetTypesOf(screenId: string): Set<string> {
   const types = new Set<string>();
   const visit = (value: unknown) => {
@@ -108,7 +112,7 @@ function widgetTypesOf(screenId: string): Set<string> {
       }
     }
   };
-  visit(JSON.parse(readFileSync(join(screensDir, `${screenId}.json`), 'utf8')));
+  visit(readDefinition(join(screensDir, `${screenId}.json`)));
   return types;
 }
 

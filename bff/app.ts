@@ -47,6 +47,7 @@ import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
+import previewRoutes from './routes/preview';
 import screenRoutes from './routes/screens';
 import screenVersionRoutes from './routes/screen-versions';
 import socialRoutes from './routes/social';
@@ -58,9 +59,11 @@ import { rememberScreensChecked, screensCheckedBefore, screensCheckKey } from '.
 import {
   loadFixtureContexts,
   loadScreenCatalogue,
+  ScreenDefinitionError,
   type ScreenCatalogue,
   type Translate,
 } from './screens/composer';
+import { watchScreenCatalogue } from './screens/watch';
 import { createScreenVersions, type ScreenVersions } from './services/screen-versions';
 import { defaultLocalesDir } from './services/translations';
 import { schemasDir } from '../schemas/tools/schema-files';
@@ -119,6 +122,12 @@ export interface BuildAppOptions {
   screens?: ScreenCatalogue;
   /** Folder of the screen definitions (default bff/screens). */
   screensDir?: string;
+  /**
+   * Development (`npm run dev`): reload the screen definitions when a file of `screensDir` is saved, without
+   * a restart (bff/screens/watch.ts); an invalid save keeps the last good ones and is logged with its file
+   * and JSON path. Ignored with `screens`.
+   */
+  watchScreens?: boolean;
   /** Folder of the locale files (default renderer/i18n/locales). */
   localesDir?: string;
   /** Folder of the built client (default dist/client). */
@@ -286,7 +295,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(swaggerPlugin);
 
-  const screens =
+  const loaded =
     opts.screens ??
     (opts.screensDir || opts.localesDir
       ? loadScreenCatalogue({
@@ -294,6 +303,25 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
           translate: app.translations.translate,
         })
       : loadDefaultScreenCatalogue(app.translations.translate));
+  let screens: ScreenCatalogue = loaded;
+  if (opts.watchScreens && !opts.screens) {
+    const dir = opts.screensDir ?? defaultScreensDir;
+    const watched = watchScreenCatalogue({
+      dir,
+      translate: app.translations.translate,
+      initial: loaded,
+      onReload: (ids) => app.log.info({ screens: ids.length }, `screen definitions reloaded from ${dir}`),
+      onError: (err) =>
+        app.log.error(
+          err instanceof ScreenDefinitionError
+            ? { file: err.file, path: err.path, detail: err.detail }
+            : { err },
+          `screen definitions not reloaded, the last good ones are served: ${(err as Error).message}`,
+        ),
+    });
+    app.addHook('onClose', async () => watched.close());
+    screens = watched;
+  }
   // Published versions over the files (version 0); uploads are checked against the fixture contexts.
   const screenVersions = createScreenVersions({
     db: app.db,
@@ -330,6 +358,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(telemetryRoutes, { tracing: config.tracing });
   await app.register(screenRoutes, { config, screens, versions: screenVersions });
   await app.register(screenVersionRoutes, { config, versions: screenVersions });
+  await app.register(previewRoutes, {
+    config,
+    screensDir: opts.screensDir ?? defaultScreensDir,
+    translate: app.translations.translate,
+  });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
   await app.register(staticPlugin, { clientDir, production });
 

@@ -9,7 +9,12 @@ import { loadConfig } from './config';
 import { flushTraces } from './telemetry/flush';
 
 const config = loadConfig();
-const app = await buildApp({ config, waitForDatabase: false });
+// `--watch-screens` (`npm run dev`): a saved screen definition or fragment is served without a restart.
+const app = await buildApp({
+  config,
+  waitForDatabase: false,
+  watchScreens: process.argv.includes('--watch-screens'),
+});
 
 // Graceful shutdown (issue 14 item 4): the listening socket closes at once (new connections are refused),
 // idle keep-alive connections are closed, requests in flight — uploads included — are finished, support chat

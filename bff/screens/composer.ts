@@ -2,7 +2,9 @@
  * The screen composer: turns a screen definition (bff/screens/<screen_id>.json, what product staff edit)
  * and a context into the ScreenPayload the renderer draws (DESIGN "bff/screens").
  *
- * A definition is a payload template:
+ * A definition is read by {@link checkDefinition}, which first puts in place every fragment it uses
+ * (`{"$use": "fragments/task_footer", "with": {...}}`, bff/screens/fragments.ts), so the composer below
+ * never sees one. A definition is then a payload template:
  * - a widget's `condition` (JSON Logic, json-logic-js) over the context decides whether it is sent;
  * - `{"$t": "screens.sign_up.title", "values"?: {...}}` is replaced by the text translated into the
  *   context's locale (values may themselves be bindings);
@@ -23,11 +25,13 @@
  * against schemas/widgets/<widget_type>.schema.json.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import jsonLogic from 'json-logic-js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
+  FragmentUse,
   GlobalInfo,
   ImageRequirement,
   ImagesConfig,
@@ -50,6 +54,11 @@ import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
 import amenities from './data/amenities.json' with { type: 'json' };
 import { termsDisplay } from './terms-display';
+import { ScreenDefinitionError } from './definition-error';
+import { expandFragments, fileFragments, locate, type Expansion, type FragmentSource } from './fragments';
+
+export { ScreenDefinitionError };
+export { fileFragments, type FragmentSource };
 
 /**
  * Data the definitions bind to besides the request's context: `languages` (the chooser's list) and
@@ -143,18 +152,12 @@ export interface ScreenCatalogue {
    * @throws ScreenDefinitionError when the screen is unknown or the result breaks a schema.
    */
   compose(id: string, ctx: ScreenContext): ScreenPayload;
-}
-
-/** A screen definition that cannot be served; `file` and JSON `path` say where. */
-export class ScreenDefinitionError extends Error {
-  constructor(
-    readonly file: string,
-    readonly path: string,
-    readonly detail: string,
-  ) {
-    super(`${file}${path ? ` at ${path}` : ''}: ${detail}`);
-    this.name = 'ScreenDefinitionError';
-  }
+  /**
+   * A number that changes whenever what screen `id` composes to may have changed (definitions reloaded in
+   * development, bff/screens/watch.ts); composed screens kept by it (the public screen cache) are
+   * composed again. Absent: the definitions never change while the process runs.
+   */
+  revision?(id: string): number;
 }
 
 const ajv = sharedAjv();
@@ -353,11 +356,18 @@ interface Composed {
 
 /** Composes one item of widget_list (a widget, or an `$each` of widgets) into `out`. */
 function composeListItem(
-  item: WidgetDefinition | WidgetTemplate | WidgetRepeat,
+  item: WidgetDefinition | WidgetTemplate | WidgetRepeat | FragmentUse,
   scope: ResolveScope,
   path: string,
   out: Composed[],
 ): void {
+  // checkDefinition puts every fragment in place; a definition built by hand may still hold one.
+  if ('$use' in item)
+    throw new ScreenDefinitionError(
+      scope.file,
+      `${path}/$use`,
+      'fragment not put in place (see checkDefinition)',
+    );
   if ('$each' in item) {
     for (const child of repeatScopes(item, scope, path)) {
       if (Array.isArray(item.do))
@@ -399,6 +409,21 @@ export function composeDefinition(
   translate: Translate,
   repeats?: RepeatLog,
   validate = true,
+): ScreenPayload {
+  try {
+    return composeChecked(file, def, ctx, translate, repeats, validate);
+  } catch (err) {
+    throw relocate(err, file, def);
+  }
+}
+
+function composeChecked(
+  file: string,
+  def: ScreenDefinition,
+  ctx: ScreenContext,
+  translate: Translate,
+  repeats: RepeatLog | undefined,
+  validate: boolean,
 ): ScreenPayload {
   const scope: ResolveScope = {
     file,
@@ -461,38 +486,86 @@ export function composeDefinition(
   return payload;
 }
 
-/** Reads and schema-checks one definition file. @throws ScreenDefinitionError */
-export function readDefinition(file: string): ScreenDefinition {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
-  }
-  return definitionFromDocument(file, json, basename(file, '.json'));
+/** Where the parts of each checked definition were written, when it uses fragments (for errors). */
+const expansions = new WeakMap<ScreenDefinition, Expansion>();
+
+/**
+ * The error `err` (about JSON path `err.path` of the checked definition `def`, written in `file`) moved to
+ * where the author wrote that part: a fragment's file and path, with the `$use` that brought it in.
+ */
+function relocate(err: unknown, file: string, def: ScreenDefinition): unknown {
+  const expansion = expansions.get(def);
+  if (!(err instanceof ScreenDefinitionError) || !expansion || err.file !== file) return err;
+  const at = locate(expansion, file, err.path);
+  if (at.file === file && at.path === err.path) return err;
+  const site = at.site ? ` (used by ${at.site.file} at ${at.site.path})` : '';
+  return new ScreenDefinitionError(at.file, at.path, `${err.detail}${site}`);
 }
 
 /**
- * Turns a parsed definition document (what a definition file holds, or a version uploaded through the
- * staff API) into a checked definition: schemas/screen-definition.schema.json, and `screen_id` equal to
- * `screenId` (the file's name). `file` names the document in errors.
- * @throws ScreenDefinitionError naming `file` and the JSON path of the first problem.
+ * Turns a definition document (parsed JSON, from a file or an upload alike) into a checked definition:
+ * every `{"$use": fragment}` is put in place from `fragments` (bff/screens/fragments.ts), then the whole is
+ * checked against schemas/screen-definition.schema.json and, when `expectedId` is given, its `screen_id`.
+ * `file` names the document in errors. Composing it for contexts is the next check ({@link composeDefinition}).
+ * @throws ScreenDefinitionError naming the file (a fragment's, when the problem is in one) and JSON path.
  */
-export function definitionFromDocument(file: string, json: unknown, screenId: string): ScreenDefinition {
-  if (!validateDefinition(json)) {
+export function checkDefinition(
+  file: string,
+  json: unknown,
+  fragments: FragmentSource,
+  expectedId?: string,
+): ScreenDefinition {
+  const expansion = expandFragments(file, json, fragments);
+  const expanded = expansion.value;
+  if (!validateDefinition(expanded)) {
     // A widget_list item is a widget or an $each: of the two branches' errors, the deepest is the one
     // about what the author wrote (e.g. /widget_list/3/do/id rather than "must have required property 'id'").
     const deepest = [...(validateDefinition.errors ?? [])].sort(
       (a, b) => b.instancePath.split('/').length - a.instancePath.split('/').length,
     );
     const [p, msg] = firstError(deepest);
-    throw new ScreenDefinitionError(file, p, msg);
+    const at = locate(expansion, file, p);
+    const site = at.site ? ` (used by ${at.site.file} at ${at.site.path})` : '';
+    throw new ScreenDefinitionError(at.file, at.path, `${msg}${site}`);
   }
-  const def = json as ScreenDefinition;
-  if (def.screen_id !== screenId) {
-    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${screenId}'`);
+  const def = expanded as ScreenDefinition;
+  if (expectedId !== undefined && def.screen_id !== expectedId) {
+    throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expectedId}'`);
   }
+  if (expansion.origins.length) expansions.set(def, expansion);
   return def;
+}
+
+/**
+ * Reads and checks one definition file ({@link checkDefinition}); its fragments are read from the same
+ * folder (`<folder>/<fragment name>.json`) unless `fragments` is given. @throws ScreenDefinitionError
+ */
+export function readDefinition(
+  file: string,
+  fragments: FragmentSource = fileFragments(dirname(file)),
+): ScreenDefinition {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
+  }
+  return checkDefinition(file, json, fragments, basename(file, '.json'));
+}
+
+/**
+ * A definition document uploaded through the staff API (issue 16 item 3) as a checked definition: the same
+ * {@link checkDefinition} as a file — fragments of the deployed definitions (`fragments`, default those of
+ * bff/screens), the schema, and `screen_id` equal to `screenId`. `file` names the document in errors.
+ * @throws ScreenDefinitionError naming the file (a fragment's, when the problem is in one) and JSON path.
+ */
+export function definitionFromDocument(
+  file: string,
+  json: unknown,
+  screenId: string,
+  fragments: FragmentSource = fileFragments(dirname(fileURLToPath(import.meta.url))),
+): ScreenDefinition {
+  return checkDefinition(file, json, fragments, screenId);
 }
 
 /** The fixture contexts of bff/screens/fixtures/contexts/*.json, by file name. */

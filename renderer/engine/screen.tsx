@@ -270,6 +270,11 @@ export interface ScreenProps {
    * change fetches the screen again.
    */
   requestQuery?: Record<string, string>;
+  /**
+   * Where the payload is asked for instead of {@link SCREEN_ENDPOINT} (the path before the screen id): the
+   * staff preview draws screens composed for fixture contexts (`/hms_ms/api/v1/preview/screens/`).
+   */
+  endpoint?: string;
 }
 
 /** Screen requests started before the app is drawn, by request key (see {@link primeScreenRequest}). */
@@ -333,7 +338,12 @@ function takePrimedRequest(key: string): Promise<unknown> | undefined {
  * one module per widget) and the code of its lazy widgets has arrived or failed (the skeleton shows
  * meanwhile; both are fetched at once, so a screen costs one round trip more than its payload at most).
  */
-export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps): ReactElement {
+export function Screen({
+  screenId,
+  requestHeaders,
+  requestQuery,
+  endpoint = SCREEN_ENDPOINT,
+}: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
   const host = useShellHost();
   const store = useStore();
@@ -372,10 +382,10 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
     const quiet = fetchedKeyRef.current === fetchKey;
     fetchedKeyRef.current = fetchKey;
     setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
-    const primed = quiet ? undefined : takePrimedRequest(fetchKey);
+    const primed = quiet || endpoint !== SCREEN_ENDPOINT ? undefined : takePrimedRequest(fetchKey);
     (
       primed ??
-      apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
+      apiRequest<unknown>(`${endpoint}${encodeURIComponent(screenId)}`, {
         signal: controller.signal,
         headers: { ...screenCapabilityHeaders, ...headers },
         query,
@@ -410,7 +420,7 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
       },
     );
     return () => controller.abort();
-  }, [screenId, language, reloadKey, headersKey, queryKey]);
+  }, [screenId, language, reloadKey, headersKey, queryKey, endpoint]);
 
   const payload = state.status === 'ready' ? state.payload : undefined;
   const requestKey = state.status === 'ready' ? state.requestKey : undefined;

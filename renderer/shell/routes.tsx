@@ -49,6 +49,15 @@ const LazyNotFoundPage = lazyWithRetry(() =>
   import('./not-found').then((m) => ({ default: m.NotFoundPage })),
 );
 
+// The staff preview of screens (issue 16 item 2, renderer/preview): chunks of their own, outside the shell's
+// lazy parts (never loaded on an owner's page).
+const LazyPreviewPage = lazyWithRetry(() =>
+  import('../preview/preview-page').then((m) => ({ default: m.PreviewPage })),
+);
+const LazyPreviewFrame = lazyWithRetry(() =>
+  import('../preview/preview-page').then((m) => ({ default: m.PreviewFrame })),
+);
+
 /** The not-found page (SPEC §2 404), loaded when it is reached. */
 function NotFoundPage(): ReactElement {
   return (
@@ -304,6 +313,26 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       { path: '/404', element: <NotFoundPage /> },
+      {
+        path: '/__preview/screens',
+        element: (
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <LazyPreviewPage />
+            </Suspense>
+          </ErrorBoundary>
+        ),
+      },
+      {
+        path: '/__preview/screens/frame',
+        element: (
+          <ErrorBoundary fallback={<ModuleLoadFallback />}>
+            <Suspense>
+              <LazyPreviewFrame />
+            </Suspense>
+          </ErrorBoundary>
+        ),
+      },
       {
         path: `${BASE_PATH}/social_login/:oauth_mode`,
         element: (

@@ -290,6 +290,10 @@ export type JsonLogic2 = {} | boolean;
  */
 export type JsonLogic3 = {} | boolean;
 /**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ */
+export type JsonLogic4 = {} | boolean;
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath1 = string;
@@ -324,7 +328,7 @@ export type ActionList4 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic4 = {} | boolean;
+export type JsonLogic5 = {} | boolean;
 /**
  * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
  */
@@ -345,7 +349,7 @@ export type ActionList6 = Action[];
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
-export type JsonLogic5 = {} | boolean;
+export type JsonLogic6 = {} | boolean;
 /**
  * Actions run in order; the first that fails stops the rest.
  */
@@ -1650,6 +1654,66 @@ export interface Place {
    * Metres from the asked point; only in reverse-geocoding results.
    */
   distance_m?: number;
+}
+/**
+ * What the staff preview can draw (GET /hms_ms/api/v1/preview): every screen, every fixture context of bff/screens/fixtures/contexts and every language.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewCatalogue".
+ */
+export interface PreviewCatalogue {
+  screens: {
+    screen_id: string;
+    /**
+     * Drawn for anonymous contexts too.
+     */
+    public: boolean;
+  }[];
+  contexts: {
+    /**
+     * The file name, e.g. owner-task-address.json.
+     */
+    name: string;
+    /**
+     * The context has a user (else only public screens).
+     */
+    signed_in: boolean;
+  }[];
+  locales: Locale[];
+}
+/**
+ * Whether a screen composes for a fixture context in the request's language, by the composer as the server serves it (GET /hms_ms/api/v1/preview/check/:screen_id); else where the definition is wrong.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewCheck".
+ */
+export interface PreviewCheck {
+  ok: boolean;
+  /**
+   * The definition or fragment file, relative to bff/screens.
+   */
+  file?: string;
+  /**
+   * The JSON path in that file.
+   */
+  path?: string;
+  /**
+   * What is wrong.
+   */
+  detail?: string;
+}
+/**
+ * Query of the staff preview's screen routes: the fixture context to compose for (a file of bff/screens/fixtures/contexts; an unknown one answers 404).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PreviewQuery".
+ */
+export interface PreviewQuery {
+  context: string;
+  /**
+   * The active hotel the client sends with every call (SPEC §7); not used here.
+   */
+  qid?: string;
 }
 /**
  * Answer of listProperties (SPEC §3 lists: leads, onBoardedProperties, ewbProperties, ewbAndRecontractProperties): the signed-in owner's properties by dashboard section, newest first in each. Discarded, removed and unsupported (cold UNSUPPORTED_PROPERTY) leads are left out. `ewb` and `ewb_and_recontract` are subsets of `live` and `inactive`: the dashboard shows those properties in the EWB sections instead.
@@ -3321,7 +3385,7 @@ export interface Serviceability {
   };
 }
 /**
- * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, repeats {"$each": path, "as": name, "do": template} once per item of a list of the context, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema.
+ * A screen as product staff write it in bff/screens/<screen_id>.json. The composer turns it into a ScreenPayload: it drops widgets whose condition is false, repeats {"$each": path, "as": name, "do": template} once per item of a list of the context, replaces {"$t": key} with the translated text and {"$bind": path} with the value at that path of the context {global_info, flags, user, lead, locale, brand}, then validates every widget's contents against its schema. Any value may be {"$use": fragment, "with"?: {...}, "condition"?: rule}: the fragment bff/screens/<fragment>.json put in place before anything else (bff/screens/README.md "Fragments").
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ScreenDefinition".
@@ -3342,25 +3406,19 @@ export interface ScreenDefinition {
   public?: boolean;
   /**
    * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
-   *
-   * This interface was referenced by `ScreenDefinition`'s JSON-Schema
-   * via the `definition` "Value".
    */
   title?: {
     [k: string]: unknown;
   };
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
+   * The property the screen is about, e.g. {"$bind": "lead.property_unique_id"}; sent only when it composes to a non-empty string (SPEC §3 active_hotel_id, §7 x-qid / qid).
    */
   active_hotel_id?: {
     [k: string]: unknown;
   };
   hide_footer?: boolean | JsonLogic;
-  widget_list: (WidgetDefinition | WidgetRepeat)[];
-  /**
-   * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
-   */
-  form?: {};
+  widget_list: (WidgetDefinition | WidgetRepeat | FragmentUse)[];
+  form?: Template4;
 }
 /**
  * This interface was referenced by `ScreenDefinition`'s JSON-Schema
@@ -3375,8 +3433,12 @@ export interface WidgetDefinition {
   condition?: JsonLogic1;
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetDefinition;
-  contents: {};
+  contents: Template;
 }
+/**
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ */
+export interface Template {}
 /**
  * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
  *
@@ -3398,7 +3460,7 @@ export interface WidgetRepeat {
   /**
    * The widget (or widgets, or a nested $each) composed for each item.
    */
-  do: WidgetTemplate | WidgetRepeat | (WidgetTemplate | WidgetRepeat)[];
+  do: WidgetTemplate | WidgetRepeat | FragmentUse | (WidgetTemplate | WidgetRepeat | FragmentUse)[];
 }
 /**
  * A widget inside $each: a WidgetDefinition whose id is computed from the item ({"$logic": …}, {"$bind": …}), never a literal, which would repeat.
@@ -3410,15 +3472,111 @@ export interface WidgetRepeat {
  * via the `definition` "WidgetTemplate".
  */
 export interface WidgetTemplate {
-  /**
-   * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
-   */
-  id: {};
+  id: Template1;
   widget_type: WidgetType;
   condition?: JsonLogic2;
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetTemplate;
-  contents: {};
+  contents: Template2;
+}
+/**
+ * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
+ */
+export interface Template1 {}
+/**
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ */
+export interface Template2 {}
+/**
+ * A fragment used by name: replaced by the value of bff/screens/<$use>.json (a list of widgets is spliced into widget_list), its params given by `with`. `condition`, on a fragment of widgets, must hold too for each of them to be sent. Resolved before the definition is checked, so none is left in what the composer reads.
+ *
+ * This interface was referenced by `ScreenDefinition`'s JSON-Schema
+ * via the `definition` "FragmentUse".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FragmentUse".
+ */
+export interface FragmentUse {
+  /**
+   * A fragment of bff/screens: <folder>/<name> of a JSON file there.
+   */
+  $use:
+    | 'fragments/actions/open_task_list'
+    | 'fragments/back_to_tasks'
+    | 'fragments/conditions/has_lead'
+    | 'fragments/downtime_popup'
+    | 'fragments/fields/phone'
+    | 'fragments/language_chooser'
+    | 'fragments/redirect_without_lead'
+    | 'fragments/task_footer'
+    | 'fragments/task_header'
+    | 'kyc/business'
+    | 'kyc/contact_verification'
+    | 'kyc/document'
+    | 'kyc/personal'
+    | 'login/actions/request_code'
+    | 'login/actions/verify_code'
+    | 'login/by_email'
+    | 'login/by_phone'
+    | 'login/conditions/asking_code'
+    | 'login/conditions/asking_phone'
+    | 'login/conditions/by_email'
+    | 'login/role'
+    | 'task_details/address'
+    | 'task_details/address/fill_from_place'
+    | 'task_details/address/map_pin'
+    | 'task_details/address/place_search'
+    | 'task_details/address/popups'
+    | 'task_details/address/save_address'
+    | 'task_details/amenities'
+    | 'task_details/basic_info'
+    | 'task_details/conditions/known_task'
+    | 'task_details/conditions/on_task'
+    | 'task_details/contact_info'
+    | 'task_details/room_categories'
+    | 'terms/commercial_terms'
+    | 'terms/conditions/contract_ready'
+    | 'terms/conditions/has_terms'
+    | 'terms/generate'
+    | 'terms/sign';
+  with?: Template3;
+  condition?: JsonLogic3;
+}
+/**
+ * The fragment's params by name.
+ */
+export interface Template3 {}
+/**
+ * Composed like widget contents into ScreenPayload.form (bindings and translations resolved).
+ */
+export interface Template4 {}
+/**
+ * A part of screen definitions in a file of its own, bff/screens/<folder>/<name>.json, used by name with {"$use": "<folder>/<name>", "with"?: {param: value}, "condition"?: rule} (bff/screens/README.md "Fragments"). Inside `value`, {"$param": "name"} is replaced by the param's value and ${name} inside a string by a string or number param.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ScreenFragment".
+ */
+export interface ScreenFragment {
+  $schema?: string;
+  /**
+   * What the fragment is and when to use it; for the people who edit screens.
+   */
+  description?: string;
+  /**
+   * The params `with` may give, by name; one without a `default` must be given.
+   */
+  params?: {
+    [k: string]: {
+      description?: string;
+      default?: unknown;
+    };
+  };
+  /**
+   * What a $use of the fragment is replaced by: widgets (a list is spliced into the list it is used in), a JSON Logic rule, contents or any value of a definition.
+   */
+  value: {
+    [k: string]: unknown;
+  };
 }
 /**
  * A composed screen as the BFF sends it and the renderer draws it.
@@ -3463,7 +3621,7 @@ export interface WidgetEnvelope {
    * Validated in the browser against the widget's own contents schema.
    */
   contents: {};
-  visible_when?: JsonLogic3;
+  visible_when?: JsonLogic4;
   /**
    * What to draw when the widget is unknown or its contents are invalid: 'drop' draws nothing; a widget draws that widget instead.
    */
@@ -3997,7 +4155,7 @@ export interface InputContents {
   helper_text?: string;
   autofocus?: boolean;
   required?: boolean;
-  required_when?: JsonLogic4;
+  required_when?: JsonLogic5;
   /**
    * Shown when a required field is empty.
    */
@@ -4217,7 +4375,7 @@ export interface MapPinContents {
      * A position read less than this many ms ago (kept in localStorage under storage_key) is used without asking the browser again; also the maximumAge of the browser's request (SPEC §9: 300000, overridable by location_data_config.throttleDelay).
      */
     throttle_ms: number;
-    auto_when?: JsonLogic5;
+    auto_when?: JsonLogic6;
     /**
      * localStorage key of the last position read: {lat, lng, read_at (ms since epoch)}.
      */

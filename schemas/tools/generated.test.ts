@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateTypes } from './gen-types';
+import { generateTypes, vocabularyTarget } from './gen-types';
+import { vocabularyText } from './gen-vocabulary';
 import { generateValidators, withoutAnnotations } from './gen-validators';
 import { schemasDir } from './schema-files';
 
@@ -9,6 +10,13 @@ const generatedDir = join(schemasDir, 'generated');
 const committed = (name: string) => readFileSync(join(generatedDir, name), 'utf8');
 
 describe('schemas/generated', () => {
+  it('screen-vocabulary.schema.json lists the translation keys and fragments of today', () => {
+    expect(
+      readFileSync(vocabularyTarget, 'utf8') === vocabularyText(),
+      'stale: run `npm run gen:types`',
+    ).toBe(true);
+  });
+
   it('types.ts is what json-schema-to-typescript makes of the schemas today', async () => {
     expect(committed('types.ts') === (await generateTypes()), 'stale: run `npm run gen:types`').toBe(true);
   });

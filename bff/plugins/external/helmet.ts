@@ -13,9 +13,14 @@ export function tileOrigin(template: string | null | undefined): string[] {
  * The Content-Security-Policy of DESIGN "schemas/" as one header value: no inline or eval'd script
  * (validators are compiled ahead of time); inline styles allowed because MUI/emotion injects them. Images
  * also from the map tile server when MAP_TILE_URL is set. `upgrade-insecure-requests` only in production,
- * so plain-http development on a LAN address works.
+ * so plain-http development on a LAN address works. No page may be framed (`frame-ancestors 'none'`) but
+ * the frames of the staff preview, by the preview page of the same origin (`frameAncestors` `'self'`).
  */
-export function contentSecurityPolicy(production: boolean, mapTileUrl?: string | null): string {
+export function contentSecurityPolicy(
+  production: boolean,
+  mapTileUrl?: string | null,
+  frameAncestors: string = "'none'",
+): string {
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'"]],
@@ -27,11 +32,14 @@ export function contentSecurityPolicy(production: boolean, mapTileUrl?: string |
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
-    ['frame-ancestors', ["'none'"]],
+    ['frame-ancestors', [frameAncestors]],
     ...(production ? ([['upgrade-insecure-requests', []]] as [string, string[]][]) : []),
   ];
   return directives.map(([name, values]) => (values.length ? `${name} ${values.join(' ')}` : name)).join(';');
 }
+
+/** The frames of the staff preview (renderer/preview), drawn inside /__preview/screens. */
+const PREVIEW_FRAME_PATH = '/__preview/screens/frame';
 
 /**
  * Security headers (helmet's defaults, HSTS in production) and the {@link contentSecurityPolicy}. The
@@ -42,8 +50,9 @@ export default fp<{ production: boolean; mapTileUrl?: string | null }>(
   async (app, { production, mapTileUrl }) => {
     await app.register(helmet, { contentSecurityPolicy: false, hsts: production });
     const csp = contentSecurityPolicy(production, mapTileUrl);
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.header('content-security-policy', csp);
+    const framedCsp = contentSecurityPolicy(production, mapTileUrl, "'self'");
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('content-security-policy', request.url.startsWith(PREVIEW_FRAME_PATH) ? framedCsp : csp);
       done();
     });
   },

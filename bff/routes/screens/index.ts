@@ -140,8 +140,10 @@ export default async function screenRoutes(
 
       if (!request.user) {
         // The same for everyone of this language, country, query, version and capabilities: composed once.
+        // The catalogue's revision: a reloaded definition is composed again (development).
         const key = JSON.stringify([
           id,
+          screens.revision?.(id) ?? 0,
           request.locale,
           globalInfo.country_code,
           params,
