@@ -11,9 +11,12 @@
  *   static imports;
  * - for each `widget_type` named in the route's screen definition (bff/screens/<screen_id>.json, every
  *   branch counted) whose widget is a chunk of its own: that chunk, its static imports and what it imports
- *   dynamically (a map loads with its widget), and the widget's contents validator
- *   (schemas/generated/validators/<widget_type>.js);
- * - the validators of the widgets that come with the page (renderer/main.tsx preloads them at start);
+ *   dynamically (a map loads with its widget);
+ * - on a route that needs a session, the validators: the `screen` validator (schemas/generated/validators.js)
+ *   and the contents validator (schemas/generated/validators/<widget_type>.js) of each widget type of the
+ *   screen and of the widgets that come with the page (renderer/main.tsx preloads them at start). A public
+ *   route (sign-in) needs none: the server puts its first screen in index.html, checked
+ *   (bff/plugins/external/static.ts), and the renderer draws it without validators;
  * - on a route that needs a session, also the shell's own lazy parts (the support chat).
  *
  * `npm run size -- --detail [route]` prints where the bytes of a route (default sign_up) come from: the
@@ -130,10 +133,19 @@ function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): S
     .map((key) => /schemas\/generated\/validators\/([a-z_]+)\.js$/.exec(key)?.[1])
     .filter((type): type is string => type !== undefined)
     .filter((type) => !keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`));
-  for (const type of new Set([...eager, ...widgetTypesOf(screenId)])) {
+  const screenTypes = widgetTypesOf(screenId);
+  for (const type of screenTypes) {
     const widget = keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`);
     if (widget) for (const key of closure(manifest, [widget], true, base)) chunks.add(key);
-    const validator = keyOf(manifest, `schemas/generated/validators/${type}.js`);
+  }
+  if (isPublic) return chunks;
+  const validators = [
+    keyOf(manifest, 'schemas/generated/validators.js'),
+    ...[...new Set([...eager, ...screenTypes])].map((type) =>
+      keyOf(manifest, `schemas/generated/validators/${type}.js`),
+    ),
+  ];
+  for (const validator of validators) {
     if (validator) for (const key of closure(manifest, [validator], false)) chunks.add(key);
   }
   return chunks;
@@ -300,7 +312,7 @@ const base = closure(
 );
 const onUse = [...base]
   .flatMap((key) => manifest[key]!.dynamicImports ?? [])
-  .filter((key) => !/(^|\/)(widgets\/[a-z-]+\/index\.ts|schemas\/generated\/validators\/)/.test(key))
+  .filter((key) => !/(^|\/)(widgets\/[a-z-]+\/index\.ts|schemas\/generated\/validators(\.js$|\/))/.test(key))
   .filter((key) => !key.startsWith('shell/') && !base.has(key));
 const onUseFiles = [...closure(manifest, new Set(onUse), false)]
   .filter((key) => !base.has(key))

@@ -46,7 +46,8 @@ import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
-import screenRoutes from './routes/screens';
+import screenRoutes, { SCREEN_BRAND } from './routes/screens';
+import { createPublicScreens } from './routes/screens/public-screens';
 import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
@@ -300,9 +301,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
-  await app.register(screenRoutes, { config, screens });
+  // Public screens are composed once per language, country and query, for the API and for index.html.
+  const publicScreens = createPublicScreens(config, screens, SCREEN_BRAND);
+  await app.register(screenRoutes, { config, screens, publicScreens });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
-  await app.register(staticPlugin, { clientDir, production });
+  await app.register(staticPlugin, { clientDir, production, screens, publicScreens });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
   const purge = setInterval(() => {

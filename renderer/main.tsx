@@ -7,17 +7,20 @@ import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
+import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
 
 const locale = currentLocale();
 applyDocumentLanguage(locale);
-// A public first screen (sign-in) is asked for now, so that its payload travels while the code below runs.
-primeFirstScreen(appStore, window.location, i18n.language);
+// A public first screen (sign-in) comes in the page, checked by the server (bff/plugins/external/static.ts);
+// else it is asked for now, so that its payload travels while the code below runs.
+const first = primeFirstScreen(appStore, window.location, i18n.language, takeEmbeddedScreen());
 void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
-// The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.
-preloadWidgetValidators(eagerWidgetTypes);
+// Unless the first screen came in the page, the validators of the widgets that come with the page (the
+// sign-in screen's) load while its payload does.
+if (!first?.embedded) preloadWidgetValidators(eagerWidgetTypes);
 
 const root = document.getElementById('root');
 if (root) {

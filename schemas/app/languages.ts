@@ -1,4 +1,9 @@
-import type { Locale } from '../../schemas/generated/types';
+/**
+ * The languages of the app (SPEC §1): supported locales, their writing direction, and how a browser's
+ * languages map to them. Pure TypeScript, shared by the client (renderer/i18n/languages.ts) and the BFF
+ * (the language of a first screen put in index.html, bff/plugins/external/static.ts).
+ */
+import type { Locale } from '../generated/types';
 
 /** Writing direction of each supported locale (SPEC §1: Arabic is right to left). Typed so a new Locale must be added here. */
 const DIRECTIONS = {

@@ -1,0 +1,2 @@
+// The route table is shared with the BFF: schemas/app/routes.ts.
+export * from '../../schemas/app/routes';
