@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { eagerWidgetTypes } from './engine/registry';
 import { preloadWidgetValidators } from './engine/validation-schemas';
-import { applyDocumentLanguage } from './i18n/direction';
+import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
@@ -22,11 +22,15 @@ void loadGlobalInfo(appStore, window.location.pathname);
 // sign-in screen's) load while its payload does.
 if (!first?.embedded) preloadWidgetValidators(eagerWidgetTypes);
 
-const root = document.getElementById('root');
-if (root) {
+const draw = () => {
+  const root = document.getElementById('root');
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <App />
     </StrictMode>,
   );
-}
+};
+// A right-to-left language (Arabic) is drawn once its styles have loaded, never unflipped.
+if (directionReady(locale)) draw();
+else loadRtlCache().then(draw, draw);

@@ -5,7 +5,7 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
-import { applyDocumentLanguage, cacheFor } from '../i18n/direction';
+import { applyDocumentLanguage, cacheFor, directionReady, loadRtlCache } from '../i18n/direction';
 import { currentLocale, i18n } from '../i18n/instance';
 import { directionOf } from '../i18n/languages';
 import { appStore, type AppStore } from '../state/atoms';
@@ -13,14 +13,24 @@ import { DesktopGate } from './desktop-gate';
 import { AppRoutes } from './routes';
 import { createAppTheme } from './theme';
 
-/** The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. */
+/**
+ * The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. A
+ * right-to-left language whose styles are not loaded yet (renderer/i18n/direction.ts `loadRtlCache`) draws
+ * again once they are.
+ */
 function useDirection(): 'ltr' | 'rtl' {
   const [locale, setLocale] = useState(currentLocale);
+  const [, setRtlLoaded] = useState(false);
   useEffect(() => {
     const update = () => {
       const next = currentLocale();
       applyDocumentLanguage(next);
       setLocale(next);
+      if (!directionReady(next))
+        loadRtlCache().then(
+          () => setRtlLoaded(true),
+          () => undefined,
+        );
     };
     update();
     i18n.on('languageChanged', update);
