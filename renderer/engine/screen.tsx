@@ -283,7 +283,10 @@ export interface ScreenProps {
  * Screen requests started before the app is drawn, by request key (see {@link primeScreenRequest});
  * `checked`: a payload the server embedded in the page after checking it as the renderer would.
  */
-const primedRequests = new Map<string, { request: Promise<unknown>; checked: boolean }>();
+const primedRequests = new Map<
+  string,
+  { request: Promise<unknown>; checked: boolean; payload?: ScreenPayload }
+>();
 
 /** The key of a screen request: what makes two requests of a screen the same (SPEC §3 GET /screens/:id). */
 function screenRequestKey(
@@ -325,7 +328,23 @@ export function primeScreenRequest(
   primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), {
     request,
     checked: embedded !== undefined,
+    ...(embedded !== undefined ? { payload: embedded } : {}),
   });
+}
+
+/**
+ * The payload the server embedded for `key`, when it can be drawn in the screen's very first render: every
+ * widget it names comes with the page (no lazy widget whose code would still be on its way). Only looks: the
+ * screen's effect takes the primed request.
+ */
+function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
+  const primed = primedRequests.get(key);
+  if (!primed?.checked || !primed.payload) return undefined;
+  const drawable = widgetTypesOf(primed.payload.widget_list).every((type) => {
+    const component = lookup(type);
+    return component === undefined || !('preload' in component);
+  });
+  return drawable ? primed.payload : undefined;
 }
 
 /** The primed request of `key`, once; forgets all primed requests. */
@@ -358,17 +377,26 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   const { t, i18n } = useTranslation();
   const host = useShellHost();
   const store = useStore();
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
   const language = i18n.language;
+  // Compared by value: callers may pass a new object on every render.
+  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
+  const queryKey = requestQuery && Object.keys(requestQuery).length > 0 ? JSON.stringify(requestQuery) : '';
+  // A first screen the server put in the page is drawn in the very first render: no skeleton, and the first
+  // paint is the screen itself (issue 13 item 4).
+  const [firstKey] = useState(() => screenRequestKey(screenId, language, requestHeaders, requestQuery));
+  const [state, setState] = useState<LoadState>(() => {
+    const payload = embeddedPayloadToDraw(firstKey);
+    return payload
+      ? { status: 'ready', payload, requestKey: `${screenId}\n${queryKey}`, checked: true }
+      : { status: 'loading' };
+  });
+  const drawnFromPageRef = useRef(state.status === 'ready' ? firstKey : null);
+  const [reloadKey, setReloadKey] = useState(0);
   const widgetsRef = useRef<readonly WidgetEnvelope[]>([]);
   const openId = useAtomValue(openPopupAtom);
   const form = useFormApi(screenId);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
-  // Compared by value: callers may pass a new object on every render.
-  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
-  const queryKey = requestQuery && Object.keys(requestQuery).length > 0 ? JSON.stringify(requestQuery) : '';
   const saverRef = useRef<DraftSaver | null>(null);
   const appliedKeyRef = useRef<string | null>(null);
   const forceApplyRef = useRef(false);
@@ -390,6 +418,14 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
     const headers = headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined;
     const query = queryKey ? (JSON.parse(queryKey) as Record<string, string>) : undefined;
     const fetchKey = screenRequestKey(screenId, language, headers, query);
+    if (drawnFromPageRef.current === fetchKey) {
+      // Drawn in the first render from the page's embedded payload: nothing to fetch.
+      drawnFromPageRef.current = null;
+      fetchedKeyRef.current = fetchKey;
+      takePrimedRequest(fetchKey);
+      return;
+    }
+    drawnFromPageRef.current = null;
     const quiet = fetchedKeyRef.current === fetchKey;
     fetchedKeyRef.current = fetchKey;
     setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));

@@ -132,11 +132,14 @@ describe('per-widget validators', () => {
     expect(view.queryByRole('button', { name: 'No actions' })).not.toBeInTheDocument();
   });
 
-  it('a first screen the server embedded, checked, is drawn with no validator loaded and no fetch', async () => {
+  it('a first screen the server embedded, checked, is drawn in the first render: no skeleton, no validator, no fetch', () => {
     const payload = { screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'From the page')] };
     primeScreenRequest('sign_up', i18n.language, undefined, undefined, payload as never);
     draw([text('t1', 'From the network')]);
-    expect(await view.findByText('From the page')).toBeInTheDocument();
+    // Synchronously: the first render already shows the screen.
+    expect(view.getByText('From the page')).toBeInTheDocument();
+    expect(document.querySelector('[aria-busy="true"]')).toBeNull();
+    // render() ran the effects: the screen took the embedded payload and asked for nothing.
     expect(loads).toEqual([]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
