@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { screenData, type ScreenCatalogue } from '../../screens/composer';
 import { BRANDS } from '../../services/brands';
+import { warmContractPdf } from '../../services/contract-pdf';
 import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
@@ -168,6 +169,9 @@ export default async function screenRoutes(
         lead && request.user && id === 'terms'
           ? await app.contracts.info(request.user.id, lead.property_unique_id)
           : null;
+      // The terms screen has the "Generate contract" button: the PDF engine loads now, after this answer,
+      // rather than on the owner's first tap (issue 13 item 5).
+      if (contract) setImmediate(() => void warmContractPdf());
       const conflict =
         request.user && sessionId && id === 'resolve_issue'
           ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
