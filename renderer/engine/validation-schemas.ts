@@ -1,5 +1,6 @@
 import type { WidgetEnvelope } from '../../schemas/generated/types';
 import { widgetValidators } from '../../schemas/generated/widget-validators';
+import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
 
 /** One schema problem: the JSON path (JSON Pointer into the validated value) and ajv's message. */
 export interface SchemaIssue {
@@ -24,19 +25,7 @@ function run(validator: Validator, data: unknown): SchemaCheck {
 }
 
 /** Tries of a widget's validator module after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
-export const VALIDATOR_LOAD_RETRIES = 5;
-
-/** `load()`, tried {@link VALIDATOR_LOAD_RETRIES} times more on failure, `delayMs` × attempt (ms) apart. */
-async function withRetries<T>(load: () => Promise<T>, delayMs: number): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await load();
-    } catch (error) {
-      if (attempt >= VALIDATOR_LOAD_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
-    }
-  }
-}
+export const VALIDATOR_LOAD_RETRIES = IMPORT_RETRIES;
 
 /** The `screen` validator once loaded (a module of its own, fetched with the first screen that needs it). */
 let screenValidator: Promise<Validator> | null = null;
@@ -49,7 +38,7 @@ let screenValidator: Promise<Validator> | null = null;
  * fallback that reloads the page).
  */
 export async function checkScreenPayload(data: unknown, delayMs = 300): Promise<SchemaCheck> {
-  screenValidator ??= withRetries(
+  screenValidator ??= retryImport(
     () => import('../../schemas/generated/validators').then((m) => m.screen as Validator),
     delayMs,
   );
@@ -106,7 +95,7 @@ export function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Pr
     let pending = loading.get(type);
     if (!pending) {
       const load = loaderOf(type)!;
-      pending = withRetries(load, delayMs).then(
+      pending = retryImport(load, delayMs).then(
         (module) => {
           loaded.set(type, module.validate as Validator);
         },
