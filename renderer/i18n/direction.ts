@@ -11,7 +11,8 @@ let rtlLoading: Promise<EmotionCache> | null = null;
 /**
  * Loads the emotion cache for right-to-left pages (renderer/i18n/rtl-cache.ts: stylis-plugin-rtl flips every
  * style, SPEC §1 Arabic), once, retrying the module as other lazy modules are (SPEC §4). The app waits for it
- * before it draws or switches to a right-to-left language, so no page is drawn with unflipped styles.
+ * before its first render in a right-to-left language; a switch to one draws left to right until it is
+ * loaded, then flips the page and `<html dir>` together.
  * Rejects when every try failed (the page is then drawn with the left-to-right styles).
  */
 export function loadRtlCache(): Promise<EmotionCache> {
@@ -41,9 +42,12 @@ export function directionReady(locale: Locale): boolean {
   return directionOf(locale) === 'ltr' || rtlCache !== null;
 }
 
-/** Sets `<html lang dir>` for a locale (dir="rtl" for Arabic). No-op outside a browser. */
+/**
+ * Sets `<html lang dir>` for a locale (dir="rtl" for Arabic once its styles are loaded, see
+ * {@link loadRtlCache}; "ltr" until then, like the page). No-op outside a browser.
+ */
 export function applyDocumentLanguage(locale: Locale): void {
   if (typeof document === 'undefined') return;
   document.documentElement.lang = locale;
-  document.documentElement.dir = directionOf(locale);
+  document.documentElement.dir = directionReady(locale) ? directionOf(locale) : 'ltr';
 }

@@ -15,8 +15,8 @@ import { createAppTheme } from './theme';
 
 /**
  * The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. A
- * right-to-left language whose styles are not loaded yet (renderer/i18n/direction.ts `loadRtlCache`) draws
- * again once they are.
+ * right-to-left language whose styles are not loaded yet (renderer/i18n/direction.ts `loadRtlCache`) is
+ * drawn left to right until they are, then flips, page and `<html dir>` at once (never half flipped).
  */
 function useDirection(): 'ltr' | 'rtl' {
   const [locale, setLocale] = useState(currentLocale);
@@ -28,7 +28,10 @@ function useDirection(): 'ltr' | 'rtl' {
       setLocale(next);
       if (!directionReady(next))
         loadRtlCache().then(
-          () => setRtlLoaded(true),
+          () => {
+            applyDocumentLanguage(currentLocale());
+            setRtlLoaded(true);
+          },
           () => undefined,
         );
     };
@@ -36,7 +39,7 @@ function useDirection(): 'ltr' | 'rtl' {
     i18n.on('languageChanged', update);
     return () => i18n.off('languageChanged', update);
   }, []);
-  return directionOf(locale);
+  return directionReady(locale) ? directionOf(locale) : 'ltr';
 }
 
 /**
