@@ -435,14 +435,14 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
       // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
       if (!controller.signal.aborted) setState({ status: 'module_error' });
     };
-    (
-      primed?.request ??
+    const fetchPayload = () =>
       apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
         signal: controller.signal,
         headers,
         query,
-      })
-    ).then(
+      });
+    // A primed request that failed (sent before the shell could handle a 401, or offline) is asked again.
+    (primed ? primed.request.catch(fetchPayload) : fetchPayload()).then(
       (data) => {
         if (controller.signal.aborted) return;
         const draw = () => {

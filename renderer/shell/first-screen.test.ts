@@ -66,7 +66,20 @@ describe('primeFirstScreen', () => {
     expect(fetchMock).toHaveBeenCalledTimes(cases.length);
   });
 
-  it('asks for nothing on a signed-in page, a sign-in page of a signed-in user, or an unknown path', () => {
+  it("asks for a signed-in visitor's page at once too, with the query", () => {
+    const signedIn = createStore();
+    signedIn.set(loggedInAtom, true);
+    expect(
+      primeFirstScreen(
+        signedIn,
+        { pathname: '/propertyOnboard/task', search: '?property_unique_id=PO1' },
+        'en-GB',
+      ),
+    ).toEqual({ screenId: 'task', embedded: false });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/task?property_unique_id=PO1');
+  });
+
+  it('asks for nothing on a signed-out page that needs a session, a sign-in page of a signed-in user, or an unknown path', () => {
     const signedIn = createStore();
     signedIn.set(loggedInAtom, true);
     expect(
