@@ -15,8 +15,9 @@
  * - on a route that needs a session, the validators: the `screen` validator (schemas/generated/validators.js)
  *   and the contents validator (schemas/generated/validators/<widget_type>.js) of each widget type of the
  *   screen and of the widgets that come with the page (renderer/main.tsx preloads them at start). A public
- *   route (sign-in) needs none: the server puts its first screen in index.html, checked
- *   (bff/plugins/external/static.ts), and the renderer draws it without validators;
+ *   route (sign-in) opened without a query needs none: the server puts its first screen in index.html,
+ *   checked (bff/plugins/external/static.ts), and the renderer draws it without validators (with a query,
+ *   e.g. a password reset link, the screen is fetched and validated as on other routes);
  * - on a route that needs a session, also the shell's own lazy parts (the support chat).
  *
  * `npm run size -- --detail [route]` prints where the bytes of a route (default sign_up) come from: the
