@@ -1,9 +1,57 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * MUI without its CSS-variables theme engine. The app's theme (renderer/shell/theme.ts) has no
+ * `cssVariables` and no `colorSchemes`, and so does MUI's own default theme: for both, `createTheme` returns
+ * `createThemeNoVars(...)` and `ThemeProvider` renders `ThemeProviderNoVars`. Both wrappers still import the
+ * CSS-variables code statically (createThemeWithVars, CssVarsProvider, InitColorSchemeScript: ≈6 KB gzip on
+ * every route, issue 13 item 2), so the build loads these two modules as the no-variables paths alone. A
+ * theme with CSS variables would throw at start (never silently look different).
+ */
+function muiWithoutCssVariables(): Plugin {
+  const moduleOf = (id: string) => /[\\/]@mui[\\/]material[\\/]styles[\\/](\w+)\.mjs(\?|$)/.exec(id)?.[1];
+  return {
+    name: 'mui-without-css-variables',
+    enforce: 'pre',
+    load(id) {
+      const module = moduleOf(id);
+      if (module === 'createTheme') {
+        return [
+          "import createThemeNoVars from './createThemeNoVars.mjs';",
+          'export default function createTheme(options = {}, ...args) {',
+          "  if (options.cssVariables || 'colorSchemes' in options)",
+          "    throw new Error('This build has no MUI CSS-variables themes (vite.config.ts).');",
+          '  return createThemeNoVars(options, ...args);',
+          '}',
+        ].join('\n');
+      }
+      if (module === 'ThemeProvider') {
+        return [
+          "import { useMemo } from 'react';",
+          "import { jsx } from 'react/jsx-runtime';",
+          "import ThemeProviderNoVars from './ThemeProviderNoVars.mjs';",
+          "import THEME_ID from './identifier.mjs';",
+          'export default function ThemeProvider({ theme, ...props }) {',
+          '  const noVarsTheme = useMemo(() => {',
+          "    if (typeof theme === 'function') return theme;",
+          '    const muiTheme = THEME_ID in theme ? theme[THEME_ID] : theme;',
+          "    if ('colorSchemes' in muiTheme)",
+          "      throw new Error('This build has no MUI CSS-variables themes (vite.config.ts).');",
+          "    return 'vars' in muiTheme ? theme : { ...theme, vars: null };",
+          '  }, [theme]);',
+          '  return jsx(ThemeProviderNoVars, { theme: noVarsTheme, ...props });',
+          '}',
+        ].join('\n');
+      }
+      return null;
+    },
+  };
+}
 
 /**
  * The client: renderer/index.html is the entry, built to dist/client and served by the BFF under
@@ -15,6 +63,7 @@ export default defineConfig({
   base: '/propertyOnboard/',
   publicDir: 'public',
   plugins: [
+    muiWithoutCssVariables(),
     react(),
     // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
     // (issue 13 item 1); source maps are not served in production, so they are not compressed.
@@ -24,6 +73,14 @@ export default defineConfig({
       exclude: /\.map$/,
     }),
   ],
+  resolve: {
+    alias: [
+      {
+        find: /^react-router$/,
+        replacement: `${here}node_modules/react-router/dist/production/index.mjs`,
+      },
+    ],
+  },
   build: {
     outDir: `${here}dist/client`,
     emptyOutDir: true,
@@ -31,6 +88,17 @@ export default defineConfig({
     // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
     manifest: true,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // Every module the page imports statically ('$initial') goes into the entry chunk: one request and
+        // one gzip/brotli stream instead of ≈20 small shared chunks, each with its own headers and a place
+        // in the browser's six connections (issue 13 items 2 and 4). Lazy widgets, validators and the
+        // libraries only they use stay chunks of their own.
+        codeSplitting: {
+          groups: [{ name: 'initial', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   server: {
     fs: { allow: [here] },

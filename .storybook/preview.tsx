@@ -5,7 +5,8 @@ import { CssBaseline, ThemeProvider } from '@mui/material';
 import { I18nextProvider } from 'react-i18next';
 import { Provider as JotaiProvider } from 'jotai';
 import { createAppTheme } from '../renderer/shell/theme';
-import { cacheFor } from '../renderer/i18n/direction';
+import { ltrCache } from '../renderer/i18n/direction';
+import { rtlCache } from '../renderer/i18n/rtl-cache';
 import { createWidgetI18n, directionOf, type HarnessLanguage } from '../widgets/test-harness';
 
 /** The app's theme, emotion cache (RTL for Arabic), i18next with the widgets' texts, and a jotai store. */
@@ -18,7 +19,7 @@ function Providers({ language, children }: { language: HarnessLanguage; children
     document.documentElement.dir = direction;
   }, [language, direction]);
   return (
-    <CacheProvider value={cacheFor(direction)}>
+    <CacheProvider value={direction === 'rtl' ? rtlCache : ltrCache}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
         <I18nextProvider i18n={i18n}>

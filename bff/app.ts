@@ -48,7 +48,8 @@ import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
 import propertyRoutes from './routes/properties';
 import previewRoutes from './routes/preview';
-import screenRoutes from './routes/screens';
+import screenRoutes, { SCREEN_BRAND } from './routes/screens';
+import { createPublicScreens } from './routes/screens/public-screens';
 import screenVersionRoutes from './routes/screen-versions';
 import socialRoutes from './routes/social';
 import ssoRoutes from './routes/sso';
@@ -356,7 +357,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
   await app.register(telemetryRoutes, { tracing: config.tracing });
-  await app.register(screenRoutes, { config, screens, versions: screenVersions });
+  // Public screens are composed once per language, country, query, version and capabilities, for the API
+  // and for index.html.
+  const publicScreens = createPublicScreens(config, screens, SCREEN_BRAND);
+  await app.register(screenRoutes, { config, screens, versions: screenVersions, publicScreens });
   await app.register(screenVersionRoutes, { config, versions: screenVersions });
   await app.register(previewRoutes, {
     config,
@@ -364,7 +368,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     translate: app.translations.translate,
   });
   await app.register(devRoutes, { nodeEnv: config.nodeEnv });
-  await app.register(staticPlugin, { clientDir, production });
+  await app.register(staticPlugin, {
+    clientDir,
+    production,
+    screens,
+    publicScreens,
+    versions: screenVersions,
+    flags: config.featureFlags,
+  });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).
   const purge = setInterval(() => {

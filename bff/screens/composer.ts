@@ -392,6 +392,23 @@ function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
 }
 
 /**
+ * Whether a composed payload passes every check the renderer makes before it draws (issue 13 item 2): the
+ * `screen` schema, and each widget's contents (and each declared fallback's) against
+ * schemas/widgets/<widget_type>.schema.json — the schemas the client's validators are generated from. The
+ * server embeds a public first screen in index.html only when this holds, so that the browser draws it
+ * without loading those validators. Never throws.
+ */
+export function passesClientChecks(payload: ScreenPayload): boolean {
+  if (!validatePayload(payload)) return false;
+  const valid = (widget: WidgetEnvelope): boolean => {
+    const validate = contentValidator(widget.widget_type);
+    if (!validate || !validate(widget.contents)) return false;
+    return widget.fallback && widget.fallback !== 'drop' ? valid(widget.fallback) : true;
+  };
+  return payload.widget_list.every(valid);
+}
+
+/**
  * Composes one definition for one context and checks the result. `repeats`, when given, records the
  * `$each` sites met and those that had items (see {@link loadScreenCatalogue}). `validate: false` skips
  * the schema checks of the payload and of each widget's contents (ajv): the catalogue checks every

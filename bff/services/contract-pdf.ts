@@ -83,6 +83,36 @@ export function termLines(
   ];
 }
 
+/** The warm-up under way or done ({@link warmContractPdf}). */
+let warming: Promise<void> | null = null;
+
+/**
+ * Loads the PDF engine (pdfkit, ≈0.4 s of CPU) and lays out a few words in the Latin fonts, regular and
+ * bold (reading and unwrapping the font files, fontkit's first parse: ≈0.2 s), once per process, so that
+ * the owner's first "Generate contract" does not pay for it (issue 13 item 5). Called in the background
+ * when an owner opens the terms screen, where that button is; a server that never draws it never loads
+ * the engine. Never rejects (a failure is left for the real render to report).
+ */
+export function warmContractPdf(): Promise<void> {
+  warming ??= (async () => {
+    const { default: PDFDocument } = await import('pdfkit');
+    const doc = new PDFDocument({ size: 'A4', margin: 56 });
+    const done = new Promise<void>((resolve, reject) => {
+      doc.on('data', () => undefined);
+      doc.on('end', resolve);
+      doc.on('error', reject);
+    });
+    const w = new ContractWriter(doc, 'en-GB', false);
+    w.paragraph('Contract', { size: 13, bold: true });
+    w.paragraph('Property 12', { size: 10.5 });
+    doc.end();
+    await done;
+  })().catch(() => {
+    warming = null;
+  });
+  return warming;
+}
+
 /**
  * Renders the contract as a PDF (A4, pdfkit) in the owner's language and resolves its bytes. The text comes
  * from `screens.contract.*` of the locale files; a translation says that the English version governs.

@@ -212,6 +212,22 @@ describe('Screen', () => {
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
   });
 
+  it('asks again when the primed request failed (e.g. a 401 sent before the shell could handle it)', async () => {
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ success: false, error: { code: 'ONB_UNAUTHORIZED', message: 'x' } }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    primeScreenRequest('sign_up', 'en-GB');
+    fetchMock.mockResolvedValue(
+      answer({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Second try')] }),
+    );
+    draw({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Second try')] });
+    expect(await view.findByText('Second try')).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('asks again when the primed request was for other headers, and forgets it', async () => {
     fetchMock.mockResolvedValue(
       answer({ screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'Hi')] }),

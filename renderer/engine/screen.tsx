@@ -98,10 +98,23 @@ function lookup(widgetType: string): WidgetComponent | undefined {
   return Object.hasOwn(registry, widgetType) ? registry[widgetType] : undefined;
 }
 
-/** Decides what to draw for an envelope: the widget, its declared fallback (recursively), 'drop' or the quiet fallback. */
-function resolveWidget(screenId: string, envelope: WidgetEnvelope, path: string): Resolution {
+/**
+ * Decides what to draw for an envelope: the widget, its declared fallback (recursively), 'drop' or the quiet
+ * fallback. `checked`: the payload was checked by the server as the renderer would (a first screen embedded
+ * in the page), so a known widget is drawn without its validator.
+ */
+function resolveWidget(
+  screenId: string,
+  envelope: WidgetEnvelope,
+  path: string,
+  checked: boolean,
+): Resolution {
   const Component = lookup(envelope.widget_type);
-  const check = Component ? checkWidgetContents(envelope.widget_type, envelope.contents) : null;
+  const check = Component
+    ? checked
+      ? ({ ok: true } as const)
+      : checkWidgetContents(envelope.widget_type, envelope.contents)
+    : null;
   let report: WidgetReport | undefined;
   if (!Component || !check) {
     report = UNKNOWN_WIDGET(screenId, envelope.id, path, envelope.widget_type);
@@ -114,7 +127,7 @@ function resolveWidget(screenId: string, envelope: WidgetEnvelope, path: string)
   const { fallback } = envelope;
   if (fallback === 'drop') return { kind: 'drop', reports: [report] };
   if (fallback && typeof fallback === 'object') {
-    const inner = resolveWidget(screenId, fallback, `${path}/fallback`);
+    const inner = resolveWidget(screenId, fallback, `${path}/fallback`, checked);
     return { ...inner, reports: [report, ...inner.reports] };
   }
   return { kind: 'fallback', reports: [report] };
@@ -126,12 +139,17 @@ interface SlotProps {
   path: string;
   ctx: Omit<DispatchContext, 'response'>;
   popup: PopupApi;
+  /** The payload was checked by the server (see {@link resolveWidget}). */
+  checked: boolean;
 }
 
 /** One widget: resolved, validated, wrapped in its own error boundary. */
-function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactElement | null {
+function WidgetSlot({ screenId, envelope, path, ctx, popup, checked }: SlotProps): ReactElement | null {
   const form = useFormApi(screenId, ctx);
-  const resolution = useMemo(() => resolveWidget(screenId, envelope, path), [screenId, envelope, path]);
+  const resolution = useMemo(
+    () => resolveWidget(screenId, envelope, path, checked),
+    [screenId, envelope, path, checked],
+  );
   useEffect(() => {
     for (const report of resolution.reports) reportWidgetEvent(report);
   }, [resolution]);
@@ -227,7 +245,7 @@ type LoadState =
   | { status: 'loading' }
   | { status: 'error' }
   | { status: 'module_error' }
-  | { status: 'ready'; payload: ScreenPayload; requestKey: string };
+  | { status: 'ready'; payload: ScreenPayload; requestKey: string; checked: boolean };
 
 const DRAFT_STATUS_KEYS: Record<DraftStatus, string | null> = {
   idle: null,
@@ -277,8 +295,14 @@ export interface ScreenProps {
   endpoint?: string;
 }
 
-/** Screen requests started before the app is drawn, by request key (see {@link primeScreenRequest}). */
-const primedRequests = new Map<string, Promise<unknown>>();
+/**
+ * Screen requests started before the app is drawn, by request key (see {@link primeScreenRequest});
+ * `checked`: a payload the server embedded in the page after checking it as the renderer would.
+ */
+const primedRequests = new Map<
+  string,
+  { request: Promise<unknown>; checked: boolean; payload?: ScreenPayload }
+>();
 
 /** The key of a screen request: what makes two requests of a screen the same (SPEC §3 GET /screens/:id). */
 function screenRequestKey(
@@ -297,23 +321,50 @@ function screenRequestKey(
  * screen's payload travels while the page's code runs (issue 13: one round trip less before the first
  * paint). The {@link Screen} that mounts first takes it when its screen id, `language`, headers and query
  * are the same (else it asks again); whichever screen mounts first forgets every other primed request.
+ *
+ * `embedded`: the payload of this very request, which the server put in index.html after checking it against
+ * the `screen` schema and each widget's contents schema (bff/plugins/external/static.ts): nothing is fetched,
+ * and the screen is drawn without loading the validators (issue 13 item 2).
  */
 export function primeScreenRequest(
   screenId: string,
   language: string,
   requestHeaders?: Record<string, string>,
   requestQuery?: ScreenProps['requestQuery'],
+  embedded?: ScreenPayload,
 ): void {
-  const request = apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
-    headers: { ...screenCapabilityHeaders, ...requestHeaders },
-    query: requestQuery && Object.keys(requestQuery).length > 0 ? requestQuery : undefined,
-  });
+  const request =
+    embedded !== undefined
+      ? Promise.resolve<unknown>(embedded)
+      : apiRequest<unknown>(`${SCREEN_ENDPOINT}${encodeURIComponent(screenId)}`, {
+          headers: { ...screenCapabilityHeaders, ...requestHeaders },
+          query: requestQuery && Object.keys(requestQuery).length > 0 ? requestQuery : undefined,
+        });
   request.catch(() => undefined);
-  primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), request);
+  primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), {
+    request,
+    checked: embedded !== undefined,
+    ...(embedded !== undefined ? { payload: embedded } : {}),
+  });
+}
+
+/**
+ * The payload the server embedded for `key`, when it can be drawn in the screen's very first render: every
+ * widget it names comes with the page (no lazy widget whose code would still be on its way). Only looks: the
+ * screen's effect takes the primed request.
+ */
+function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
+  const primed = primedRequests.get(key);
+  if (!primed?.checked || !primed.payload) return undefined;
+  const drawable = widgetTypesOf(primed.payload.widget_list).every((type) => {
+    const component = lookup(type);
+    return component === undefined || !('preload' in component);
+  });
+  return drawable ? primed.payload : undefined;
 }
 
 /** The primed request of `key`, once; forgets all primed requests. */
-function takePrimedRequest(key: string): Promise<unknown> | undefined {
+function takePrimedRequest(key: string): { request: Promise<unknown>; checked: boolean } | undefined {
   const request = primedRequests.get(key);
   primedRequests.clear();
   return request;
@@ -347,17 +398,27 @@ export function Screen({
   const { t, i18n } = useTranslation();
   const host = useShellHost();
   const store = useStore();
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [reloadKey, setReloadKey] = useState(0);
   const language = i18n.language;
+  // Compared by value: callers may pass a new object on every render.
+  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
+  const queryKey = requestQuery && Object.keys(requestQuery).length > 0 ? JSON.stringify(requestQuery) : '';
+  // A first screen the server put in the page is drawn in the very first render: no skeleton, and the first
+  // paint is the screen itself (issue 13 item 4).
+  const [firstKey] = useState(() => screenRequestKey(screenId, language, requestHeaders, requestQuery));
+  const [state, setState] = useState<LoadState>(() => {
+    // The staff preview asks its own endpoint: nothing the page embedded is its payload.
+    const payload = endpoint === SCREEN_ENDPOINT ? embeddedPayloadToDraw(firstKey) : undefined;
+    return payload
+      ? { status: 'ready', payload, requestKey: `${screenId}\n${queryKey}`, checked: true }
+      : { status: 'loading' };
+  });
+  const drawnFromPageRef = useRef(state.status === 'ready' ? firstKey : null);
+  const [reloadKey, setReloadKey] = useState(0);
   const widgetsRef = useRef<readonly WidgetEnvelope[]>([]);
   const openId = useAtomValue(openPopupAtom);
   const form = useFormApi(screenId);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
-  // Compared by value: callers may pass a new object on every render.
-  const headersKey = requestHeaders ? JSON.stringify(requestHeaders) : '';
-  const queryKey = requestQuery && Object.keys(requestQuery).length > 0 ? JSON.stringify(requestQuery) : '';
   const saverRef = useRef<DraftSaver | null>(null);
   const appliedKeyRef = useRef<string | null>(null);
   const forceApplyRef = useRef(false);
@@ -379,41 +440,58 @@ export function Screen({
     const headers = headersKey ? (JSON.parse(headersKey) as Record<string, string>) : undefined;
     const query = queryKey ? (JSON.parse(queryKey) as Record<string, string>) : undefined;
     const fetchKey = screenRequestKey(screenId, language, headers, query);
+    if (drawnFromPageRef.current === fetchKey) {
+      // Drawn in the first render from the page's embedded payload: nothing to fetch.
+      drawnFromPageRef.current = null;
+      fetchedKeyRef.current = fetchKey;
+      takePrimedRequest(fetchKey);
+      return;
+    }
+    drawnFromPageRef.current = null;
     const quiet = fetchedKeyRef.current === fetchKey;
     fetchedKeyRef.current = fetchKey;
     setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
     const primed = quiet || endpoint !== SCREEN_ENDPOINT ? undefined : takePrimedRequest(fetchKey);
-    (
-      primed ??
+    const checked = primed?.checked === true;
+    const moduleError = () => {
+      // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
+      if (!controller.signal.aborted) setState({ status: 'module_error' });
+    };
+    const fetchPayload = () =>
       apiRequest<unknown>(`${endpoint}${encodeURIComponent(screenId)}`, {
         signal: controller.signal,
         headers: { ...screenCapabilityHeaders, ...headers },
         query,
-      })
-    ).then(
+      });
+    // A primed request that failed (sent before the shell could handle a 401, or offline) is asked again.
+    (primed ? primed.request.catch(fetchPayload) : fetchPayload()).then(
       (data) => {
         if (controller.signal.aborted) return;
-        const check = checkScreenPayload(data);
-        if (!check.ok) {
-          const first = check.issues[0] ?? { path: '/', message: 'invalid' };
-          reportWidgetEvent(INVALID_SCREEN(screenId, first.path, first.message));
-          setState({ status: 'error' });
+        const draw = () => {
+          const ready = data as ScreenPayload;
+          const show = () =>
+            setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}`, checked });
+          const types = widgetTypesOf(ready.widget_list);
+          const code = types.map((type) => preloadWidget(lookup(type)));
+          // A payload the server checked needs no validators (issue 13): only the code of its widgets.
+          Promise.all([checked ? undefined : loadWidgetValidators(types), ...code]).then(() => {
+            if (!controller.signal.aborted) show();
+          }, moduleError);
+        };
+        if (checked) {
+          draw();
           return;
         }
-        const ready = data as ScreenPayload;
-        const show = () =>
-          setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}` });
-        const types = widgetTypesOf(ready.widget_list);
-        const code = types.map((type) => preloadWidget(lookup(type)));
-        Promise.all([loadWidgetValidators(types), ...code]).then(
-          () => {
-            if (!controller.signal.aborted) show();
-          },
-          () => {
-            // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
-            if (!controller.signal.aborted) setState({ status: 'module_error' });
-          },
-        );
+        checkScreenPayload(data).then((check) => {
+          if (controller.signal.aborted) return;
+          if (!check.ok) {
+            const first = check.issues[0] ?? { path: '/', message: 'invalid' };
+            reportWidgetEvent(INVALID_SCREEN(screenId, first.path, first.message));
+            setState({ status: 'error' });
+            return;
+          }
+          draw();
+        }, moduleError);
       },
       () => {
         if (!controller.signal.aborted) setState({ status: 'error' });
@@ -536,6 +614,7 @@ export function Screen({
             path={path}
             ctx={ctx}
             popup={popup}
+            checked={state.checked}
           />
         ))}
         {state.payload.form?.draft && <DraftStatusLine status={draftStatus} />}

@@ -1,6 +1,6 @@
 import type { WidgetEnvelope } from '../../schemas/generated/types';
-import * as validators from '../../schemas/generated/validators';
 import { widgetValidators } from '../../schemas/generated/widget-validators';
+import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
 
 /** One schema problem: the JSON path (JSON Pointer into the validated value) and ajv's message. */
 export interface SchemaIssue {
@@ -24,13 +24,31 @@ function run(validator: Validator, data: unknown): SchemaCheck {
   return { ok: false, issues: issues.length > 0 ? issues : [{ path: '/', message: 'invalid' }] };
 }
 
-/** Validates a screen payload with the ahead-of-time compiled `screen` validator (schemas/screen.schema.json). */
-export function checkScreenPayload(data: unknown): SchemaCheck {
-  return run(validators.screen as Validator, data);
-}
-
 /** Tries of a widget's validator module after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
-export const VALIDATOR_LOAD_RETRIES = 5;
+export const VALIDATOR_LOAD_RETRIES = IMPORT_RETRIES;
+
+/** The `screen` validator once loaded (a module of its own, fetched with the first screen that needs it). */
+let screenValidator: Promise<Validator> | null = null;
+
+/**
+ * Validates a screen payload with the ahead-of-time compiled `screen` validator (schemas/screen.schema.json,
+ * schemas/generated/validators.js). The validator is a module of its own, loaded with the first payload that
+ * is fetched (a first screen the server embedded in the page, already checked, needs none: issue 13), and
+ * retried as the widgets' validators are. Rejects when it failed every try (the screen then shows the
+ * fallback that reloads the page).
+ */
+export async function checkScreenPayload(data: unknown, delayMs = 300): Promise<SchemaCheck> {
+  screenValidator ??= retryImport(
+    () => import('../../schemas/generated/validators').then((m) => m.screen as Validator),
+    delayMs,
+  );
+  try {
+    return run(await screenValidator, data);
+  } catch (error) {
+    screenValidator = null;
+    throw error;
+  }
+}
 
 /** The contents validators loaded so far, by widget type. */
 const loaded = new Map<string, Validator>();
@@ -77,21 +95,15 @@ export function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Pr
     let pending = loading.get(type);
     if (!pending) {
       const load = loaderOf(type)!;
-      pending = (async () => {
-        for (let attempt = 0; ; attempt += 1) {
-          try {
-            const module = await load();
-            loaded.set(type, module.validate as Validator);
-            return;
-          } catch (error) {
-            if (attempt >= VALIDATOR_LOAD_RETRIES) {
-              loading.delete(type);
-              throw error;
-            }
-            await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
-          }
-        }
-      })();
+      pending = retryImport(load, delayMs).then(
+        (module) => {
+          loaded.set(type, module.validate as Validator);
+        },
+        (error: unknown) => {
+          loading.delete(type);
+          throw error;
+        },
+      );
       loading.set(type, pending);
     }
     return pending;

@@ -10,7 +10,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/instance';
 import { ShellHostContext, type ShellHost } from './host';
-import { Screen } from './screen';
+import { Screen, primeScreenRequest } from './screen';
 import { VALIDATOR_LOAD_RETRIES, resetWidgetValidators } from './validation-schemas';
 
 /** Widget types whose validator module was asked for, in order, once per try. */
@@ -130,6 +130,30 @@ describe('per-widget validators', () => {
     expect(await view.findByText('Still here')).toBeInTheDocument();
     expect(document.querySelector('[data-widget-fallback="b"]')).not.toBeNull();
     expect(view.queryByRole('button', { name: 'No actions' })).not.toBeInTheDocument();
+  });
+
+  it('a first screen the server embedded, checked, is drawn in the first render: no skeleton, no validator, no fetch', () => {
+    const payload = { screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'From the page')] };
+    primeScreenRequest('sign_up', i18n.language, undefined, undefined, payload as never);
+    draw([text('t1', 'From the network')]);
+    // Synchronously: the first render already shows the screen.
+    expect(view.getByText('From the page')).toBeInTheDocument();
+    expect(document.querySelector('[aria-busy="true"]')).toBeNull();
+    // render() ran the effects: the screen took the embedded payload and asked for nothing.
+    expect(loads).toEqual([]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('the same screen fetched later is checked again: its validators load', async () => {
+    const payload = { screen_id: 'sign_up', schema_version: 1, widget_list: [text('t1', 'From the page')] };
+    primeScreenRequest('sign_up', i18n.language, undefined, undefined, payload as never);
+    const first = draw([text('t1', 'From the network')]);
+    expect(await view.findByText('From the page')).toBeInTheDocument();
+    first.unmount();
+    draw([{ id: 'b', widget_type: 'button', contents: { label: 'No actions' } }, text('t', 'Fetched')]);
+    expect(await view.findByText('Fetched')).toBeInTheDocument();
+    expect([...loads].sort()).toEqual(['button', 'text']);
+    expect(document.querySelector('[data-widget-fallback="b"]')).not.toBeNull();
   });
 
   it('retries a module that fails to load, then draws the screen', async () => {

@@ -71,7 +71,8 @@ describe('setLanguage and translations', () => {
     );
     await setLanguage('ar');
     expect(localStorage.getItem('language')).toBe('ar');
-    expect(document.documentElement.dir).toBe('rtl');
+    // Once the right-to-left styles have loaded.
+    await vi.waitFor(() => expect(document.documentElement.dir).toBe('rtl'));
     expect(document.documentElement.lang).toBe('ar');
     expect(directionOf('ar')).toBe('rtl');
     expect(i18n.t('shell.session_expired')).toBe('انتهت الجلسة');

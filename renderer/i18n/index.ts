@@ -12,6 +12,6 @@ export {
   preferredBrowserLocale,
 } from './languages';
 export type { Direction } from './languages';
-export { rtlCache, ltrCache, cacheFor, applyDocumentLanguage } from './direction';
+export { loadRtlCache, ltrCache, cacheFor, applyDocumentLanguage } from './direction';
 export { loadTranslations, setLanguage } from './translations';
 export type { ClientMessages } from './translations';

@@ -1,7 +1,8 @@
 import type { Locale } from '../../schemas/generated/types';
 import { apiRequest } from '../api/client';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../state/storage-keys';
-import { applyDocumentLanguage } from './direction';
+import { applyDocumentLanguage, loadRtlCache } from './direction';
+import { directionOf } from './languages';
 import { i18n } from './instance';
 
 /** Texts of one language as GET /hms_ms/api/v1/translations/:language answers them (per area). */
@@ -47,12 +48,23 @@ export async function loadTranslations(locale: Locale): Promise<boolean> {
 }
 
 /**
- * Switches the app's language (SPEC §1): remembers it in localStorage 'language', sets `<html lang dir>`,
- * changes i18next's language at once (built-in or cached texts), then loads the server's texts.
+ * Switches the app's language (SPEC §1): remembers it in localStorage 'language', starts loading the
+ * right-to-left styles for a right-to-left language (Arabic), sets `<html lang dir>`, changes i18next's
+ * language at once (built-in or cached texts), then loads the server's texts.
  * Unsupported values are not accepted by the type; en-GB is the fallback for missing keys.
  */
 export async function setLanguage(locale: Locale): Promise<void> {
   writeStorage(STORAGE_KEYS.language, locale);
+  // The right-to-left styles start loading now; `<html dir>` and the page (renderer/shell/app.tsx) flip once
+  // they are there.
+  if (directionOf(locale) === 'rtl') {
+    loadRtlCache().then(
+      () => {
+        if (i18n.language === locale) applyDocumentLanguage(locale);
+      },
+      () => undefined,
+    );
+  }
   applyDocumentLanguage(locale);
   const cached = readCache()[locale];
   if (cached) addBundle(locale, cached);

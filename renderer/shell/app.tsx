@@ -5,7 +5,7 @@ import { Provider as JotaiProvider } from 'jotai';
 import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
-import { applyDocumentLanguage, cacheFor } from '../i18n/direction';
+import { applyDocumentLanguage, cacheFor, directionReady, loadRtlCache } from '../i18n/direction';
 import { currentLocale, i18n } from '../i18n/instance';
 import { directionOf } from '../i18n/languages';
 import { appStore, type AppStore } from '../state/atoms';
@@ -13,20 +13,33 @@ import { DesktopGate } from './desktop-gate';
 import { AppRoutes } from './routes';
 import { createAppTheme } from './theme';
 
-/** The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. */
+/**
+ * The current writing direction; follows i18next's language and keeps `<html lang dir>` in step. A
+ * right-to-left language whose styles are not loaded yet (renderer/i18n/direction.ts `loadRtlCache`) is
+ * drawn left to right until they are, then flips, page and `<html dir>` at once (never half flipped).
+ */
 function useDirection(): 'ltr' | 'rtl' {
   const [locale, setLocale] = useState(currentLocale);
+  const [, setRtlLoaded] = useState(false);
   useEffect(() => {
     const update = () => {
       const next = currentLocale();
       applyDocumentLanguage(next);
       setLocale(next);
+      if (!directionReady(next))
+        loadRtlCache().then(
+          () => {
+            applyDocumentLanguage(currentLocale());
+            setRtlLoaded(true);
+          },
+          () => undefined,
+        );
     };
     update();
     i18n.on('languageChanged', update);
     return () => i18n.off('languageChanged', update);
   }, []);
-  return directionOf(locale);
+  return directionReady(locale) ? directionOf(locale) : 'ltr';
 }
 
 /**

@@ -25,7 +25,7 @@ describe('primeFirstScreen', () => {
       { pathname: '/propertyOnboard/ae/sign_up', search: '?ref=x' },
       'en-GB',
     );
-    expect(id).toBe('sign_up');
+    expect(id).toEqual({ screenId: 'sign_up', embedded: false });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
@@ -34,11 +34,53 @@ describe('primeFirstScreen', () => {
   });
 
   it('primes the top-level login page too', () => {
-    expect(primeFirstScreen(signedOut(), { pathname: '/login', search: '' }, 'en-GB')).toBe('login');
+    expect(primeFirstScreen(signedOut(), { pathname: '/login', search: '' }, 'en-GB')).toEqual({
+      screenId: 'login',
+      embedded: false,
+    });
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/login');
   });
 
-  it('asks for nothing on a signed-in page, a sign-in page of a signed-in user, or an unknown path', () => {
+  it('takes the screen the server put in the page when it is the same screen, language and country', () => {
+    const payload = { screen_id: 'sign_up', schema_version: 1 as const, widget_list: [] };
+    const embedded = { screen_id: 'sign_up', locale: 'en-GB' as const, country: 'AE', payload };
+    const page = { pathname: '/propertyOnboard/ae/sign_up', search: '' };
+    expect(primeFirstScreen(signedOut(), page, 'en-GB', embedded)).toEqual({
+      screenId: 'sign_up',
+      embedded: true,
+    });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks for the screen when the embedded one is for another language, country, screen or a query', () => {
+    const payload = { screen_id: 'sign_up', schema_version: 1 as const, widget_list: [] };
+    const embedded = { screen_id: 'sign_up', locale: 'en-GB' as const, country: null, payload };
+    const cases: Array<[string, string, string]> = [
+      ['/propertyOnboard/sign_up', '', 'ar'],
+      ['/propertyOnboard/ae/sign_up', '', 'en-GB'],
+      ['/propertyOnboard/login', '', 'en-GB'],
+      ['/propertyOnboard/sign_up', '?ref=x', 'en-GB'],
+    ];
+    for (const [pathname, search, language] of cases) {
+      expect(primeFirstScreen(signedOut(), { pathname, search }, language, embedded)?.embedded).toBe(false);
+    }
+    expect(fetchMock).toHaveBeenCalledTimes(cases.length);
+  });
+
+  it("asks for a signed-in visitor's page at once too, with the query", () => {
+    const signedIn = createStore();
+    signedIn.set(loggedInAtom, true);
+    expect(
+      primeFirstScreen(
+        signedIn,
+        { pathname: '/propertyOnboard/task', search: '?property_unique_id=PO1' },
+        'en-GB',
+      ),
+    ).toEqual({ screenId: 'task', embedded: false });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/task?property_unique_id=PO1');
+  });
+
+  it('asks for nothing on a signed-out page that needs a session, a sign-in page of a signed-in user, or an unknown path', () => {
     const signedIn = createStore();
     signedIn.set(loggedInAtom, true);
     expect(

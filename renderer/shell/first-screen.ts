@@ -2,30 +2,48 @@ import { primeScreenRequest } from '../engine/screen';
 import { queryFromSearch } from '../engine/query';
 import { loggedInAtom, type AppStore } from '../state/atoms';
 import { parseAppPath } from './country';
+import type { EmbeddedScreen } from './embedded-screen';
 import { SIGNED_IN_REDIRECTS } from './route-table';
 
 /**
- * At start, before React draws: when the page opened is a public screen that will be drawn as it is (a
- * public route, and not a sign-in page a signed-in user is sent away from, SPEC §2), starts its screen
- * request with the headers and query the page will send (`user_url_country` of the path's country, the
- * location's query), so that the payload is on its way while the code runs (issue 13). Returns the screen id
- * primed, or null (signed-in pages wait for the session checks of SPEC §4 and fetch as usual).
+ * At start, before React draws: when the page opened is a screen that will be drawn as it is — a public
+ * route (not a sign-in page a signed-in user is sent away from, SPEC §2), or a route that needs a session
+ * for a visitor who is signed in — starts its screen request with the headers and query the page will send
+ * (`user_url_country` of the path's country, the location's query), so that the payload is on its way while
+ * the code runs and the session checks of SPEC §4 are made (issue 13); the screen takes it once the gate lets
+ * it draw, and a page the gate sends elsewhere forgets it. When the server put this very screen in the page
+ * (`embedded`: same screen, language and country, and the page has no query), that payload is taken instead,
+ * already checked, and nothing is fetched. Returns the screen id primed and whether it came embedded, or
+ * null (a signed-out visitor of a page that needs a session, a path that is not a route).
  */
 export function primeFirstScreen(
   store: AppStore,
   location: Pick<Location, 'pathname' | 'search'>,
   language: string,
-): string | null {
+  embedded: EmbeddedScreen | null = null,
+): { screenId: string; embedded: boolean } | null {
   const parsed = parseAppPath(location.pathname);
-  if (parsed.kind !== 'route' || !parsed.route.public) return null;
+  if (parsed.kind !== 'route') return null;
   const loggedIn = store.get(loggedInAtom);
-  if (loggedIn && SIGNED_IN_REDIRECTS.includes(parsed.route.path)) return null;
+  if (parsed.route.public ? loggedIn && SIGNED_IN_REDIRECTS.includes(parsed.route.path) : !loggedIn) {
+    return null;
+  }
   const { countryCode } = parsed;
+  const country = countryCode ? countryCode.toUpperCase() : null;
+  const query = queryFromSearch(location.search);
+  const { screenId } = parsed.route;
+  const fromPage =
+    embedded !== null &&
+    embedded.screen_id === screenId &&
+    embedded.locale === language &&
+    embedded.country === country &&
+    Object.keys(query).length === 0;
   primeScreenRequest(
-    parsed.route.screenId,
+    screenId,
     language,
-    countryCode ? { user_url_country: countryCode.toUpperCase() } : undefined,
-    queryFromSearch(location.search),
+    country ? { user_url_country: country } : undefined,
+    query,
+    fromPage ? embedded.payload : undefined,
   );
-  return parsed.route.screenId;
+  return { screenId, embedded: fromPage };
 }

@@ -1,10 +1,20 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from '../app/errors';
 import { onboardError } from '../../errors';
+import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/app/first-screen';
+import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
+import { parseAppPath } from '../../../schemas/app/routes';
+import type { Locale } from '../../../schemas/generated/types';
+import type { ScreenCatalogue } from '../../screens/composer';
+import { preferredEncoding } from '../../routes/screens';
+import { isChecked, type PublicScreens } from '../../routes/screens/public-screens';
+import type { ScreenVersions } from '../../services/screen-versions';
 
 /** Base path of the client (SPEC §2). */
 export const BASE_PATH = '/propertyOnboard';
@@ -70,19 +80,129 @@ export function isClientRoute(url: string, accept = ''): boolean {
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
 /**
+ * The locale a browser that has not chosen one starts in, from its `Accept-Language` header: the first
+ * supported locale among its languages by preference (q-values, q=0 refused), mapped as the client maps
+ * `navigator.languages` (schemas/app/languages.ts `preferredBrowserLocale`); en-GB when none is supported.
+ */
+export function localeOfAcceptLanguage(header: string | undefined): Locale {
+  const tags = (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+      return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((entry) => entry.tag);
+  return preferredBrowserLocale({ languages: tags, language: tags[0] ?? '' }) ?? DEFAULT_LOCALE;
+}
+
+/** Most index.html pages with an embedded first screen kept in memory, oldest out first. */
+export const EMBEDDED_PAGE_CACHE_SIZE = 200;
+
+/** A page kept: index.html with a first screen in it, its ETag, and its compressed copies once asked for. */
+interface EmbeddedPage {
+  html: Buffer;
+  etag: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** Where the first screen goes in the built index.html: right after the root element. */
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/**
+ * index.html with `embedded` in it, as `<script type="application/json" id="first-screen">` after the root
+ * element (data, never run: no Content-Security-Policy change). Every `<` of the JSON is written `\u003c`,
+ * so no text of a screen can close the element. Null when the page has no root element.
+ */
+export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): string | null {
+  const at = indexHtml.indexOf(ROOT_ELEMENT);
+  if (at < 0) return null;
+  const json = JSON.stringify(embedded).replace(/</g, '\\u003c');
+  const end = at + ROOT_ELEMENT.length;
+  return `${indexHtml.slice(0, end)}<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">${json}</script>${indexHtml.slice(end)}`;
+}
+
+/**
  * Serves the built client (dist/client) under /propertyOnboard/ with an SPA fallback: any GET of a client
  * route that is not a file answers index.html (no-cache); hashed assets are cached for a year
  * ({@link IMMUTABLE_CACHE}), other files (index.html, icons) are `no-cache` (revalidated with their
  * ETag / Last-Modified). Files are sent precompressed (issue 13 item 1): the build writes `.br` and `.gz`
  * beside every text asset, and `preCompressed` picks the one the request's `Accept-Encoding` allows
  * (brotli first), with `Vary: Accept-Encoding` on every file answer. In `production`, source maps answer
- * 404 ONB_NOT_FOUND. `/` → 302 /propertyOnboard. Without a build, client routes answer 503 text asking for
+ * 404 ONB_NOT_FOUND. `/` → 302 /propertyOnboard.
+ *
+ * The first screen in the page (issue 13 items 2 and 4): a GET without a session and without a query of a
+ * public route (sign-in) answers index.html with that screen's payload in it ({@link embedFirstScreen}),
+ * composed as GET /screens/:id composes it for the path's country and the locale of `Accept-Language`
+ * ({@link localeOfAcceptLanguage}), from the same kept copy (`publicScreens`), and only when it passes the
+ * renderer's checks (`passesClientChecks`): the browser draws it without a request for the payload and
+ * without loading the widgets' validators (schemas/app/first-screen.ts). Such a page is `no-cache`
+ * with its own ETag (304 to a matching If-None-Match), `Vary: accept-language, cookie, accept-encoding`,
+ * sent brotli or gzip as accepted. Any other client route answers the built index.html as it is. Without a build, client routes answer 503 text asking for
  * `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when
  * the limiter is on.
  */
-export default fp<{ clientDir: string; production?: boolean }>(
-  async (app, { clientDir, production = false }) => {
+export default fp<{
+  clientDir: string;
+  production?: boolean;
+  screens?: ScreenCatalogue;
+  publicScreens?: PublicScreens;
+  /** The published versions (issue 16 item 3): the page embeds the version a signed-out visitor gets. */
+  versions?: ScreenVersions;
+  /** Feature flags (a version rolled out by flag). */
+  flags?: Record<string, unknown>;
+}>(
+  async (app, { clientDir, production = false, screens, publicScreens, versions, flags = {} }) => {
     const built = existsSync(join(clientDir, 'index.html'));
+    const indexHtml = built ? readFileSync(join(clientDir, 'index.html'), 'utf8') : '';
+    const pages = new Map<string, EmbeddedPage | null>();
+
+    /** index.html with the first screen of `request`'s page in it, or null (see the plugin's TSDoc). */
+    const pageWithFirstScreen = (request: FastifyRequest): EmbeddedPage | null => {
+      if (!screens || !publicScreens || request.user || request.url.includes('?')) return null;
+      const parsed = parseAppPath(request.url);
+      if (parsed.kind !== 'route' || !parsed.route.public) return null;
+      const screenId = parsed.route.screenId;
+      if (!screens.has(screenId) || !screens.isPublic(screenId)) return null;
+      const locale = localeOfAcceptLanguage(request.headers['accept-language']);
+      const country = parsed.countryCode ? parsed.countryCode.toUpperCase() : null;
+      // The version a visitor without a session gets now (read after `versions.refresh()` by the caller).
+      const pick = versions?.pick(screenId, null, flags);
+      const key = JSON.stringify([
+        screenId,
+        screens.revision?.(screenId) ?? 0,
+        pick?.version ?? 0,
+        locale,
+        country,
+      ]);
+      if (pages.has(key)) return pages.get(key)!;
+      let page: EmbeddedPage | null = null;
+      try {
+        const entry = publicScreens.get(
+          screenId,
+          locale,
+          country ?? undefined,
+          {},
+          pick ? { version: { number: pick.version, compose: pick.compose } } : {},
+        );
+        const html = isChecked(entry)
+          ? embedFirstScreen(indexHtml, { screen_id: screenId, locale, country, payload: entry.payload })
+          : null;
+        if (html !== null) {
+          const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`;
+          page = { html: Buffer.from(html), etag };
+        }
+      } catch (error) {
+        // A screen that does not compose is left to GET /screens/:id, which answers its error.
+        request.log.warn({ err: error, screenId }, 'first screen not embedded');
+      }
+      if (pages.size >= EMBEDDED_PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
+      pages.set(key, page);
+      return page;
+    };
     if (built) {
       await app.register(fastifyStatic, {
         root: clientDir,
@@ -111,7 +231,29 @@ export default fp<{ clientDir: string; production?: boolean }>(
             .type('text/plain; charset=utf-8')
             .send('The client is not built yet: run `npm run build`, then reload this page.\n');
         }
-        return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
+        // A version published since the last look is what the page embeds (at most one cheap check a second).
+        if (versions && !request.user && !request.url.includes('?')) await versions.refresh();
+        const page = pageWithFirstScreen(request);
+        if (!page) return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
+        reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'accept-language, cookie, accept-encoding')
+          .header('etag', page.etag)
+          .type('text/html; charset=utf-8');
+        const match = request.headers['if-none-match'];
+        if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === page.etag)) {
+          return reply.code(304).send();
+        }
+        const encoding = preferredEncoding(request.headers['accept-encoding']);
+        if (encoding === 'br') {
+          page.br ??= brotliCompressSync(page.html);
+          return reply.header('content-encoding', 'br').send(page.br);
+        }
+        if (encoding === 'gzip') {
+          page.gzip ??= gzipSync(page.html, { level: 9 });
+          return reply.header('content-encoding', 'gzip').send(page.gzip);
+        }
+        return reply.send(page.html);
       }
       return sendError(reply, onboardError('ONB_NOT_FOUND'));
     };

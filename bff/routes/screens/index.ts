@@ -8,11 +8,13 @@ import { screenData, type ScreenCatalogue } from '../../screens/composer';
 import { capabilityKey, fitToClient, knownWidgetTypes, parseCapabilities } from '../../screens/capabilities';
 import type { ScreenVersions } from '../../services/screen-versions';
 import { BRANDS } from '../../services/brands';
+import { warmContractPdf } from '../../services/contract-pdf';
 import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
+import { createPublicScreens, type PublicScreens } from './public-screens';
 
 /** Brand of screens drawn without a lead; with one, the lead's brand (bff/screens/data/brands.json). */
 export const SCREEN_BRAND = BRANDS.defaultBrand.brand;
@@ -33,16 +35,7 @@ export function screenParams(query: unknown): Record<string, string> {
   return out;
 }
 
-/** Most composed public screens kept in memory (per screen, language, country and query), oldest out first. */
-export const PUBLIC_SCREEN_CACHE_SIZE = 500;
-
-/** A composed public screen as sent: the JSON answer, its ETag, and its compressed copies once asked for. */
-interface CachedScreen {
-  etag: string;
-  body: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-}
+export { PUBLIC_SCREEN_CACHE_SIZE } from './public-screens';
 
 /**
  * The encoding to send for an `Accept-Encoding` header: `br` when it is accepted, else `gzip`, else none
@@ -96,14 +89,10 @@ const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
 
 export default async function screenRoutes(
   app: FastifyInstance,
-  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions },
+  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions; publicScreens?: PublicScreens },
 ) {
   const { config, screens, versions } = opts;
-  const cache = new Map<string, CachedScreen>();
-  const remember = (key: string, entry: CachedScreen) => {
-    if (cache.size >= PUBLIC_SCREEN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(key, entry);
-  };
+  const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
@@ -139,65 +128,42 @@ export default async function screenRoutes(
       reply.header('x-screen-version', String(pick.version));
 
       if (!request.user) {
-        // The same for everyone of this language, country, query, version and capabilities: composed once.
-        // The catalogue's revision: a reloaded definition is composed again (development).
-        const key = JSON.stringify([
-          id,
-          screens.revision?.(id) ?? 0,
-          request.locale,
-          globalInfo.country_code,
-          params,
-          pick.version,
-          capabilityKey(caps, knownWidgetTypes),
-        ]);
-        let entry = cache.get(key);
-        if (!entry) {
-          const composed = pick.compose({
-            global_info: globalInfo,
-            images: null,
-            kyc: null,
-            contract: null,
-            conflict: null,
-            review: null,
-            properties: null,
-            property: null,
-            flags: config.featureFlags,
-            user: null,
-            lead: null,
-            params,
-            locale: request.locale,
-            brand: SCREEN_BRAND,
-          });
-          const payload = fitToClient(composed, caps);
-          const body = Buffer.from(reply.serialize({ success: true, data: payload }) as string);
-          const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-          entry = { etag, body };
-          remember(key, entry);
+        // The same for everyone of this language, country, query, version and capabilities: composed once,
+        // then sent as kept.
+        const entry = publicScreens.get(id, request.locale, country, params, {
+          version: { number: pick.version, compose: pick.compose },
+          capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
+        });
+        if (!entry.body) {
+          const body = Buffer.from(reply.serialize({ success: true, data: entry.payload }) as string);
+          entry.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+          entry.body = body;
         }
-        reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag);
+        const body = entry.body;
+        reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag!);
         const match = request.headers['if-none-match'];
         if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
           return reply.code(304).send();
         }
         reply.type('application/json; charset=utf-8');
         const encoding =
-          entry.body.length >= COMPRESS_THRESHOLD_BYTES
+          body.length >= COMPRESS_THRESHOLD_BYTES
             ? preferredEncoding(request.headers['accept-encoding'])
             : null;
         if (encoding === 'br') {
-          entry.br ??= brotliCompressSync(entry.body, {
+          entry.br ??= brotliCompressSync(body, {
             params: {
               [constants.BROTLI_PARAM_QUALITY]: 11,
-              [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length,
+              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
             },
           });
           return reply.header('content-encoding', 'br').send(entry.br);
         }
         if (encoding === 'gzip') {
-          entry.gzip ??= gzipSync(entry.body, { level: 9 });
+          entry.gzip ??= gzipSync(body, { level: 9 });
           return reply.header('content-encoding', 'gzip').send(entry.gzip);
         }
-        return reply.send(entry.body);
+        return reply.send(body);
       }
 
       let lead: Lead | null = null;
@@ -226,6 +192,9 @@ export default async function screenRoutes(
         lead && request.user && id === 'terms'
           ? await app.contracts.info(request.user.id, lead.property_unique_id)
           : null;
+      // The terms screen has the "Generate contract" button: the PDF engine loads now, after this answer,
+      // rather than on the owner's first tap (issue 13 item 5).
+      if (contract) setImmediate(() => void warmContractPdf());
       const conflict =
         request.user && sessionId && id === 'resolve_issue'
           ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)

@@ -1,0 +1,166 @@
+/**
+ * The first screen in index.html (issue 13 items 2 and 4): a signed-out GET of a public page answers the
+ * built index.html with that screen's payload in it, the same payload GET /screens/:id answers, only when
+ * it passes the renderer's checks.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedScreen } from '../../../schemas/app/first-screen';
+import type { ScreenCatalogue } from '../../screens/composer';
+import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
+import { embedFirstScreen, localeOfAcceptLanguage } from './static';
+
+const indexHtml =
+  '<!doctype html><html><head><title>app</title></head><body><div id="root"></div>' +
+  '<script type="module" src="/propertyOnboard/assets/index-3f9a1c.js"></script></body></html>';
+
+function builtClientDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'client-first-screen-'));
+  writeFileSync(join(dir, 'index.html'), indexHtml);
+  return dir;
+}
+
+/**
+ * sign_up and login public, task not; login's button has no actions (breaks the button schema). Each
+ * composition is counted.
+ */
+function catalogue(): ScreenCatalogue & { composed: () => number } {
+  const defs: Record<string, boolean> = { sign_up: true, login: true, task: false };
+  let count = 0;
+  return {
+    has: (id) => Object.hasOwn(defs, id),
+    isPublic: (id) => defs[id] === true,
+    ids: () => Object.keys(defs).sort(),
+    compose: (id, ctx) => {
+      count += 1;
+      return {
+        screen_id: id,
+        schema_version: 1,
+        title: `${id} ${ctx.locale}`,
+        widget_list: [
+          { id: 'country', widget_type: 'text', contents: { text: ctx.global_info.country_code } },
+          { id: 'tricky', widget_type: 'text', contents: { text: '</script><!-- & "quotes"' } },
+          ...(id === 'login' ? [{ id: 'b', widget_type: 'button', contents: { label: 'Go' } }] : []),
+        ],
+      };
+    },
+    composed: () => count,
+  };
+}
+
+/** The embedded first screen of an index.html answer, or null. */
+function embeddedOf(html: string): EmbeddedScreen | null {
+  const found = /<script type="application\/json" id="first-screen">(.*?)<\/script>/s.exec(html);
+  return found ? (JSON.parse(found[1]!) as EmbeddedScreen) : null;
+}
+
+let app: FastifyInstance;
+let screens: ReturnType<typeof catalogue>;
+beforeAll(async () => {
+  await sharedDatabase();
+  screens = catalogue();
+  app = await buildTestApp({ clientDir: builtClientDir(), screens });
+});
+
+describe('index.html with the first screen in it', () => {
+  it('carries the payload GET /screens/:id answers, for the language of Accept-Language', async () => {
+    const page = await app.inject({
+      url: '/propertyOnboard/sign_up',
+      headers: { 'accept-language': 'ar-EG,en;q=0.5' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(String(page.headers.vary)).toContain('accept-language');
+    const embedded = embeddedOf(page.body);
+    expect(embedded).toMatchObject({ screen_id: 'sign_up', locale: 'ar', country: null });
+    const api = await app.inject({ url: '/hms_ms/api/v1/screens/sign_up', headers: { httpxoyolang: 'ar' } });
+    expect(embedded!.payload).toEqual(api.json().data);
+    // The page's own script is still there, after the root element.
+    expect(page.body.indexOf('<div id="root"></div>')).toBeLessThan(page.body.indexOf('first-screen'));
+    expect(page.body).toContain('src="/propertyOnboard/assets/index-3f9a1c.js"');
+  });
+
+  it("is composed for the path's country, as the page asks with user_url_country", async () => {
+    const page = await app.inject({ url: '/propertyOnboard/ae/sign_up' });
+    const embedded = embeddedOf(page.body);
+    expect(embedded).toMatchObject({ screen_id: 'sign_up', locale: 'en-GB', country: 'AE' });
+    const api = await app.inject({
+      url: '/hms_ms/api/v1/screens/sign_up',
+      headers: { user_url_country: 'AE' },
+    });
+    expect(embedded!.payload).toEqual(api.json().data);
+  });
+
+  it('no text of a screen can close the element: every < is escaped, the JSON reads back the same', async () => {
+    const page = await app.inject({ url: '/propertyOnboard/sign_up' });
+    const element = page.body.slice(page.body.indexOf('id="first-screen">'));
+    expect(element.slice(0, element.indexOf('</script>'))).not.toContain('<');
+    const tricky = embeddedOf(page.body)!.payload.widget_list.find((w) => w.id === 'tricky');
+    expect(tricky?.contents).toEqual({ text: '</script><!-- & "quotes"' });
+  });
+
+  it('is kept: the same page again is not composed again; its ETag answers 304; brotli when accepted', async () => {
+    const first = await app.inject({ url: '/propertyOnboard/sign_up', headers: { 'accept-language': 'de' } });
+    const count = screens.composed();
+    const again = await app.inject({
+      url: '/propertyOnboard/sign_up',
+      headers: { 'accept-language': 'de', 'accept-encoding': 'br, gzip' },
+    });
+    expect(screens.composed()).toBe(count);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const revalidated = await app.inject({
+      url: '/propertyOnboard/sign_up',
+      headers: { 'accept-language': 'de', 'if-none-match': first.headers.etag! },
+    });
+    expect(revalidated.statusCode).toBe(304);
+  });
+
+  it('is left out when the payload breaks a schema the renderer checks (the page fetches it as usual)', async () => {
+    const page = await app.inject({ url: '/propertyOnboard/login' });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toBeNull();
+    expect(page.body).toBe(indexHtml);
+  });
+
+  it('is left out for a page with a query, a page that needs a session, and a signed-in visitor', async () => {
+    const withQuery = await app.inject({ url: '/propertyOnboard/sign_up?ref=x' });
+    expect(embeddedOf(withQuery.body)).toBeNull();
+    const signedInPage = await app.inject({ url: '/propertyOnboard/task' });
+    expect(embeddedOf(signedInPage.body)).toBeNull();
+    const cookie = await signInNewOwner(app);
+    const signedIn = await app.inject({ url: '/propertyOnboard/sign_up', headers: { cookie } });
+    expect(signedIn.statusCode).toBe(200);
+    expect(embeddedOf(signedIn.body)).toBeNull();
+  });
+});
+
+describe('localeOfAcceptLanguage', () => {
+  it('takes the first supported language by preference, as the browser maps navigator.languages', () => {
+    expect(localeOfAcceptLanguage('fr-CA;q=0.4, de;q=0.9')).toBe('de');
+    expect(localeOfAcceptLanguage('xx, pt-BR;q=0.8')).toBe('pt');
+    expect(localeOfAcceptLanguage('es-419')).toBe('es-MX');
+    expect(localeOfAcceptLanguage('ar;q=0, en-US')).toBe('en-GB');
+    expect(localeOfAcceptLanguage(undefined)).toBe('en-GB');
+    expect(localeOfAcceptLanguage('*')).toBe('en-GB');
+  });
+});
+
+describe('embedFirstScreen', () => {
+  it('needs the root element', () => {
+    const embedded = {
+      screen_id: 'sign_up',
+      locale: 'en-GB' as const,
+      country: null,
+      payload: { screen_id: 'sign_up', schema_version: 1 as const, widget_list: [] },
+    };
+    expect(embedFirstScreen('<html><body></body></html>', embedded)).toBeNull();
+    expect(embedFirstScreen(indexHtml, embedded)).toContain('id="first-screen"');
+  });
+});

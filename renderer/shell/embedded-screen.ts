@@ -1,0 +1,29 @@
+import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../schemas/app/first-screen';
+
+export { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../schemas/app/first-screen';
+
+/**
+ * The first screen embedded in `doc`, read once (the element is removed, so that a later screen of the same
+ * id is fetched as usual); null when the page has none or it cannot be read.
+ */
+export function takeEmbeddedScreen(doc: Document | undefined = globalThis.document): EmbeddedScreen | null {
+  const element = doc?.getElementById(FIRST_SCREEN_ELEMENT_ID);
+  if (!element) return null;
+  element.remove();
+  try {
+    const value = JSON.parse(element.textContent ?? '') as Partial<EmbeddedScreen> | null;
+    if (
+      value &&
+      typeof value.screen_id === 'string' &&
+      typeof value.locale === 'string' &&
+      (value.country === null || typeof value.country === 'string') &&
+      value.payload &&
+      typeof value.payload === 'object'
+    ) {
+      return value as EmbeddedScreen;
+    }
+  } catch {
+    // An unreadable element: the screen is fetched as usual.
+  }
+  return null;
+}

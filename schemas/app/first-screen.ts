@@ -1,0 +1,18 @@
+import type { Locale, ScreenPayload } from '../generated/types';
+
+/** Id of the `<script type="application/json">` element that carries the first screen in index.html. */
+export const FIRST_SCREEN_ELEMENT_ID = 'first-screen';
+
+/**
+ * The first screen as the server puts it in index.html (bff/plugins/external/static.ts, issue 13): the
+ * payload GET /hms_ms/api/v1/screens/:screen_id answers without a session for `locale`, `country` (the
+ * `user_url_country` header the page sends, upper case; null for a path without a country) and no query.
+ * The server puts it there only when it passes every check the renderer makes (the `screen` schema and each
+ * widget's contents schema), so the renderer draws it without loading the validators.
+ */
+export interface EmbeddedScreen {
+  screen_id: string;
+  locale: Locale;
+  country: string | null;
+  payload: ScreenPayload;
+}
