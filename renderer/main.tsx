@@ -7,9 +7,12 @@ import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
+import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
 
+// Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
+installErrorReporting();
 const locale = currentLocale();
 applyDocumentLanguage(locale);
 // A public first screen (sign-in) is asked for now, so that its payload travels while the code below runs.

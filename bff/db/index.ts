@@ -33,6 +33,7 @@ import * as m0015 from './migrations/0015-section-live-data';
 import * as m0016 from './migrations/0016-kyc-document-number';
 import * as m0017 from './migrations/0017-stored-files-idempotency';
 import * as m0018 from './migrations/0018-analytics-events';
+import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import type { Database } from './schema';
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0016-kyc-document-number': m0016,
   '0017-stored-files-idempotency': m0017,
   '0018-analytics-events': m0018,
+  '0020-analytics-partitions-error-groups': m0020,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -17,6 +17,8 @@
  *   the item is bound as `room` and its position (0 first) as `room_index`, for `$bind`, `$logic`, `$t`
  *   values and `condition` alike; a missing, null or empty list gives nothing. Widget ids inside are
  *   computed from the item, so they stay unique;
+ * - `analytics` blocks (issue 15 item 1) of the screen, of a widget and of actions are composed like
+ *   contents (`{"$bind": …}` in the event name or a property) and checked against AnalyticsBlock;
  * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
  *   browser) is sent as it is.
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
@@ -28,6 +30,7 @@ import jsonLogic from 'json-logic-js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
+  AnalyticsBlock,
   GlobalInfo,
   ImageRequirement,
   ImagesConfig,
@@ -336,6 +339,9 @@ function composeWidget(
     contents: resolveValue(def.contents, scope, `${path}/contents`) as Record<string, unknown>,
   };
   if (def.visible_when !== undefined) widget.visible_when = def.visible_when;
+  if (def.analytics !== undefined) {
+    widget.analytics = resolveValue(def.analytics, scope, `${path}/analytics`) as AnalyticsBlock;
+  }
   if (def.fallback === 'drop') widget.fallback = 'drop';
   else if (def.fallback) {
     const fb = composeWidget(def.fallback, scope, `${path}/fallback`);
@@ -429,6 +435,9 @@ export function composeDefinition(
   if (def.active_hotel_id !== undefined) {
     const active = resolveValue(def.active_hotel_id, scope, '/active_hotel_id');
     if (typeof active === 'string' && active !== '') payload.active_hotel_id = active;
+  }
+  if (def.analytics !== undefined) {
+    payload.analytics = resolveValue(def.analytics, scope, '/analytics') as AnalyticsBlock;
   }
   if (def.form !== undefined) payload.form = resolveValue(def.form, scope, '/form') as ScreenPayload['form'];
   const composed: Composed[] = [];

@@ -28,6 +28,7 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
+import { emitAnalyticsBlock } from './analytics-blocks';
 import { preloadWidget } from './lazy-widget';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
@@ -124,6 +125,11 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactE
   useEffect(() => {
     for (const report of resolution.reports) reportWidgetEvent(report);
   }, [resolution]);
+  // A widget's analytics block (issue 15 item 1): once when it is first drawn with these contents.
+  const host = ctx.host;
+  useEffect(() => {
+    if (resolution.kind === 'draw') emitAnalyticsBlock(host, resolution.envelope.analytics, screenId);
+  }, [resolution, host, screenId]);
   // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read.
   const widgetDispatch = useCallback<Dispatch>(
     (actions: Action[], scope) =>
@@ -455,7 +461,10 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   // SPEC §9 analytics (issue 15): one screen_view each time a screen payload is drawn (a refresh that
   // brings a new payload counts again; a re-render does not).
   useEffect(() => {
-    if (payload) host.logEvent?.('screen_view', {}, screenId);
+    if (payload) {
+      host.logEvent?.('screen_view', {}, screenId);
+      emitAnalyticsBlock(host, payload.analytics, screenId);
+    }
     // Only a new payload is a new view: screenId changes together with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [payload, host]);

@@ -20,6 +20,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { callRef } from 'ajv/dist/vocabularies/core/ref.js';
 import { createAjv } from '../ajv';
 import { listSchemaFiles, schemasDir } from './schema-files';
+import common from '../common.schema.json' with { type: 'json' };
 
 /** The text of the generated files, by path relative to schemas/generated/. */
 export type GeneratedValidators = Map<string, string>;
@@ -230,7 +231,27 @@ export function generateValidators(): GeneratedValidators {
       '',
     ].join('\n'),
   );
+  files.set('analytics-keys.ts', analyticsKeysModule());
   return files;
+}
+
+/**
+ * schemas/generated/analytics-keys.ts: the deny list of personal analytics property keys (the `not.pattern`
+ * of common.schema.json AnalyticsPropertyName) as a RegExp, so that the browser's analytics queue drops such
+ * a property without carrying a schema or a validator, and the deny list is written once, in the schema.
+ */
+function analyticsKeysModule(): string {
+  const personal = common.$defs.AnalyticsPropertyName.not.pattern;
+  const key = common.$defs.AnalyticsPropertyName.pattern;
+  return [
+    banner,
+    '',
+    '/** Property keys that name personal data (common.schema.json AnalyticsPropertyName `not.pattern`). */',
+    `export const PERSONAL_KEY_PATTERN = new RegExp(${JSON.stringify(personal)});`,
+    '/** The shape of a property key (common.schema.json AnalyticsPropertyName `pattern`, at most 64 characters). */',
+    `export const PROPERTY_KEY_PATTERN = new RegExp(${JSON.stringify(key)});`,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1]?.endsWith('gen-validators.ts')) {

@@ -31,6 +31,11 @@ export default fp(
           },
           { name: 'translations', description: 'Client messages per language' },
           { name: 'analytics', description: 'Analytics events from the browser (SPEC §9, issue 15)' },
+          {
+            name: 'errors',
+            description: 'Error reports from the browser; staff: error groups (SPEC §9, issue 15 item 3)',
+          },
+          { name: 'funnel', description: 'Staff: where owners drop off (issue 15 item 2)' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },
         ],

@@ -42,6 +42,11 @@ export default async function leadRoutes(app: FastifyInstance, opts: { config: C
       const user = userOf(request);
       const lead = await app.leads.create(user.id, request.body, user.country_code || config.defaultCountry);
       request.log.info({ userId: user.id, propertyUniqueId: lead.property_unique_id }, 'lead created');
+      await app.analytics.record(request, 'lead_created', {
+        property_unique_id: lead.property_unique_id,
+        property_type: request.body.property_type,
+        property_sub_type: request.body.property_sub_type,
+      });
       reply.code(201);
       return { success: true, data: { lead } };
     },
@@ -157,6 +162,13 @@ export default async function leadRoutes(app: FastifyInstance, opts: { config: C
         },
         'lead section saved',
       );
+      if (!request.body.draft) {
+        await app.analytics.record(request, 'checklist_task_submitted', {
+          property_unique_id: id,
+          task: section,
+          completed: saved.section.completed,
+        });
+      }
       return { success: true, data: saved };
     },
   );
