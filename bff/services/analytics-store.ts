@@ -55,8 +55,9 @@ export async function ensureAnalyticsPartitions(
     const from = new Date(today + i * DAY_MS);
     const to = new Date(today + (i + 1) * DAY_MS);
     const name = partitionName(from);
-    const exists = await sql<{ n: number }>`SELECT 1 AS n FROM pg_class WHERE relname = ${name}`.execute(db);
-    if (exists.rows.length > 0) continue;
+    // to_regclass follows the search path: another schema's table of the same name does not count.
+    const exists = await sql<{ oid: string | null }>`SELECT to_regclass(${name})::text AS oid`.execute(db);
+    if (exists.rows[0]?.oid) continue;
     try {
       await sql`CREATE TABLE IF NOT EXISTS ${sql.table(name)} PARTITION OF analytics_events
         FOR VALUES FROM (${sql.lit(from.toISOString())}) TO (${sql.lit(to.toISOString())})`.execute(db);
