@@ -176,9 +176,7 @@ interface FailureOrigin {
 function settle<T>(status: number, body: unknown, origin?: FailureOrigin): T {
   if (status >= 500) {
     // Error reporting (issue 15 item 3) listens for this on window; the client imports nothing of it.
-    if (origin && typeof window !== 'undefined') {
-      window.dispatchEvent(new CustomEvent('api-failure', { detail: { status, ...origin } }));
-    }
+    if (origin) dispatchEvent(new CustomEvent('api-failure', { detail: { status, ...origin } }));
     throw errorFromEnvelope(status, body, i18n.t('shell.errors.internal_server_error'));
   }
   const ok = status >= 200 && status < 300;

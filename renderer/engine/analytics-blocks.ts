@@ -1,5 +1,4 @@
 import type { AnalyticsBlock, AnalyticsValue } from '../../schemas/generated/types';
-import type { ShellHost } from './host';
 import { resolveValue } from './logic';
 
 /**
@@ -27,33 +26,4 @@ export function analyticsProperties(
     out[key] = isScalar(resolved) ? resolved : null;
   }
   return out;
-}
-
-/** Sends `block` through the shell's analytics queue (nothing without one), on screen `screenId`. */
-export function emitAnalyticsBlock(
-  host: ShellHost,
-  block: AnalyticsBlock | undefined,
-  screenId: string,
-  response?: unknown,
-  extra: Record<string, AnalyticsValue> = {},
-): void {
-  if (!block || !host.logEvent) return;
-  host.logEvent(block.event, { ...analyticsProperties(block, response), ...extra }, screenId);
-}
-
-/** A path segment that is an id (a property_unique_id 'PO…', a UUID, or any segment with 6+ digits). */
-const ID_SEGMENT =
-  /^(PO[A-Z0-9]{10}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|.*\d.*\d.*\d.*\d.*\d.*\d.*)$/i;
-
-/**
- * An endpoint as an event property: its path with id segments replaced by `:id`, so that events group by
- * route ('/hms_ms/api/v1/onboard/leads/:id/publish') and carry no id that is not the event's own.
- */
-export function endpointTemplate(endpoint: string): string {
-  const path = endpoint.split('?', 1)[0] ?? '';
-  return path
-    .split('/')
-    .map((segment) => (ID_SEGMENT.test(segment) ? ':id' : segment))
-    .join('/')
-    .slice(0, 200);
 }

@@ -6,11 +6,10 @@ import type {
   WidgetEnvelope,
 } from '../../schemas/generated/types';
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
-import { emitAnalyticsBlock, endpointTemplate } from './analytics-blocks';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
 import { findFieldRules, type Translate } from './field-validation';
 import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from './form';
-import type { ShellHost } from './host';
+import { endpointTemplate, sendAnalyticsBlock, type ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
 import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './uploads';
@@ -111,16 +110,14 @@ async function submit(
  * error, the HTTP status (0: no answer) and the error code of the answer.
  */
 function submitEvent(ctx: DispatchContext, action: SubmitAction, event: string, error?: unknown): void {
-  const failure =
-    error === undefined
-      ? {}
-      : {
-          status: error instanceof ApiError ? error.status : 0,
-          error_code: error instanceof ApiError ? (error.code ?? null) : null,
-        };
+  const failed = error instanceof ApiError ? error : undefined;
   ctx.host.logEvent?.(
     event,
-    { endpoint: endpointTemplate(action.endpoint), method: action.method, ...failure },
+    {
+      endpoint: endpointTemplate(action.endpoint),
+      method: action.method,
+      ...(error === undefined ? {} : { status: failed?.status ?? 0, error_code: failed?.code ?? null }),
+    },
     ctx.screenId,
   );
 }
@@ -226,7 +223,7 @@ function downloadFile(endpoint: string): boolean {
 
 async function runAction(action: Action, ctx: DispatchContext): Promise<boolean> {
   // An action's own analytics block (issue 15 item 1) is sent as it starts to run.
-  emitAnalyticsBlock(ctx.host, action.analytics, ctx.screenId, ctx.response);
+  sendAnalyticsBlock(ctx.host, action.analytics, ctx.screenId, ctx.response);
   switch (action.type) {
     case 'navigate': {
       const replace = action.replace === true;

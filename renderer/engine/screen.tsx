@@ -18,7 +18,7 @@ import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
 import { uploadManagerFor } from './uploads';
-import { useShellHost } from './host';
+import { sendAnalyticsBlock, useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
   INVALID_CONTENTS,
@@ -28,7 +28,6 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
-import { emitAnalyticsBlock } from './analytics-blocks';
 import { preloadWidget } from './lazy-widget';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
@@ -122,13 +121,11 @@ interface SlotProps {
 function WidgetSlot({ screenId, envelope, path, ctx, popup }: SlotProps): ReactElement | null {
   const form = useFormApi(screenId, ctx);
   const resolution = useMemo(() => resolveWidget(screenId, envelope, path), [screenId, envelope, path]);
-  useEffect(() => {
-    for (const report of resolution.reports) reportWidgetEvent(report);
-  }, [resolution]);
-  // A widget's analytics block (issue 15 item 1): once when it is first drawn with these contents.
   const host = ctx.host;
   useEffect(() => {
-    if (resolution.kind === 'draw') emitAnalyticsBlock(host, resolution.envelope.analytics, screenId);
+    for (const report of resolution.reports) reportWidgetEvent(report);
+    // A widget's analytics block (issue 15 item 1): once when it is drawn with these contents.
+    if (resolution.kind === 'draw') sendAnalyticsBlock(host, resolution.envelope.analytics, screenId);
   }, [resolution, host, screenId]);
   // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read.
   const widgetDispatch = useCallback<Dispatch>(
@@ -463,7 +460,7 @@ export function Screen({ screenId, requestHeaders, requestQuery }: ScreenProps):
   useEffect(() => {
     if (payload) {
       host.logEvent?.('screen_view', {}, screenId);
-      emitAnalyticsBlock(host, payload.analytics, screenId);
+      sendAnalyticsBlock(host, payload.analytics, screenId);
     }
     // Only a new payload is a new view: screenId changes together with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -14,7 +14,6 @@
  */
 
 import { PERSONAL_KEY_PATTERN, PROPERTY_KEY_PATTERN } from '../../schemas/generated/analytics-keys';
-import { reportClientError } from './error-reports';
 
 /** The BFF endpoint events are sent to. */
 export const ANALYTICS_ENDPOINT = '/hms_ms/api/v1/analytics/events';
@@ -75,9 +74,11 @@ export interface AnalyticsQueue {
  * A call site sent what the endpoint would refuse: said on the console and reported as an `invalid_event`
  * error (issue 15 item 3), so that staff see it in the error groups, not only a developer's console.
  */
-function dropped(message: string): void {
-  console.warn(`[analytics] ${message}`);
-  reportClientError({ kind: 'invalid_event', message });
+function dropped(what: string): void {
+  const message = `analytics dropped ${what}`;
+  console.warn(message);
+  // Error reporting (./error-reports) listens for it; analytics does not depend on it.
+  window.dispatchEvent(new CustomEvent('analytics-dropped', { detail: message }));
 }
 
 /** Scalar, non-personal, snake_case properties of `properties`, at most {@link MAX_PROPERTIES}. */
@@ -96,7 +97,7 @@ function cleanProperties(name: string, properties: Record<string, unknown>): Rec
       PERSONAL_KEY_PATTERN.test(key) ||
       scalar === undefined
     ) {
-      dropped(`analytics property dropped: ${name}.${key.slice(0, 64)}`);
+      dropped(`property ${name}.${key.slice(0, 64)}`);
       continue;
     }
     if (Object.keys(out).length >= MAX_PROPERTIES) break;
@@ -156,7 +157,7 @@ export function createAnalyticsQueue(options: AnalyticsQueueOptions = {}): Analy
   return {
     log(event, properties = {}, screenId) {
       if (!EVENT_NAME.test(event)) {
-        dropped(`analytics event dropped: not a snake_case name: ${event.slice(0, 64)}`);
+        dropped(`event ${event.slice(0, 64)}`);
         return;
       }
       start();

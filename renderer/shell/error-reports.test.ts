@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { apiRequest } from '../api/client';
 import { reportWidgetEvent, WIDGET_CRASHED } from '../engine/reports';
 import { createAnalyticsQueue } from './analytics';
-import { resetReporter } from './error-reporter';
+import { resetReporter } from '../api/error-reporter';
 import { installErrorReporting } from './error-reports';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -127,7 +127,7 @@ describe('error reporting in the browser (issue 15 item 3)', () => {
     await vi.waitFor(() => expect(sentReports()).toHaveLength(1), wait);
     expect(sentReports()[0]).toMatchObject({
       kind: 'invalid_event',
-      message: 'analytics property dropped: lead_saved.owner_email',
+      message: 'analytics dropped property lead_saved.owner_email',
     });
     expect(JSON.stringify(sentReports())).not.toContain('a@b.co');
   });
