@@ -350,6 +350,10 @@ export type JsonLogic5 = {} | boolean;
  */
 export type ActionList7 = Action[];
 /**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList8 = Action[];
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath5 = string;
@@ -4183,8 +4187,9 @@ export interface MapPinContents {
      * Text of the button while waiting for the position.
      */
     locating_label: string;
+    on_result?: ActionList7;
   };
-  on_change?: ActionList7;
+  on_change?: ActionList8;
 }
 /**
  * A point on Earth in WGS 84 degrees.
