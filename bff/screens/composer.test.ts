@@ -617,11 +617,9 @@ describe('analytics blocks (issue 15 item 1)', () => {
           ...(where === 'widget' ? { analytics: block } : {}),
           contents: { label: 'Go', actions: [action] },
         },
-      ],
-      where === 'screen' ? { analytics: block } : {},
+      ] as unknown as ScreenDefinition['widget_list'],
+      (where === 'screen' ? { analytics: block } : {}) as Partial<ScreenDefinition>,
     );
-    expect(() => composeDefinition('probe.json', bad as ScreenDefinition, owner, translate)).toThrowError(
-      ScreenDefinitionError,
-    );
+    expect(() => composeDefinition('probe.json', bad, owner, translate)).toThrowError(ScreenDefinitionError);
   });
 });

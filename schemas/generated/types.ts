@@ -3343,16 +3343,13 @@ export interface WidgetDefinition {
  * via the `definition` "AnalyticsDefinition".
  */
 export interface AnalyticsDefinition {
+  event: AnalyticsEventName | {};
   /**
-   * A literal, a translation {"$t": key, "values"?: {...}}, a binding {"$bind": "user.phone"}, a choice {"$if": rule, "then": value, "else": value}, a computed value {"$logic": rule} (JSON Logic over the context, e.g. {"cat": ["/hms_ms/api/v1/onboard/leads/", {"var": "lead.property_unique_id"}]}) or a merge {"$merge": [value, …]} of objects, later keys winning. Inside an array, an item {"$each": path, "as": name, "do": value} is replaced by `do` composed once per item of the list at `path` (spliced into the array), with the item bound as `name` and its position (0 first) as `name_index`.
-   *
-   * This interface was referenced by `ScreenDefinition`'s JSON-Schema
-   * via the `definition` "Value".
+   * Each value a scalar, a composer value ($bind, $logic, $if) or, in an action, a JSON Logic rule over {response}; at most 20, keys never personal.
    */
-  event: {
+  properties?: {
     [k: string]: unknown;
   };
-  properties?: {};
 }
 /**
  * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
