@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { E2E_STAFF_TOKEN } from './e2e/helpers';
 
 /**
  * End-to-end tests: the real built client served by the real BFF (PGlite under a fresh data directory,
@@ -99,6 +100,8 @@ export default defineConfig({
         SSO_ISSUER: 'https://main-app.e2e.test',
         SSO_AUDIENCE: 'property-onboarding',
         SSO_SIGN_OUT_URL: 'http://127.0.0.1:47305/main-app',
+        // The staff routes of e2e/analytics.spec.ts (error groups, funnel); the support chat stays off.
+        SUPPORT_STAFF_TOKEN: E2E_STAFF_TOKEN,
       },
     },
   ],

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { assertConfigUsable, type Config } from './config';
 import { targetFromConfig, type DatabaseHandle } from './db';
+import analyticsPlugin from './plugins/app/analytics';
 import contactVerificationPlugin from './plugins/app/contact-verification';
 import dbPlugin from './plugins/app/db';
 import { onboardError } from './errors';
@@ -34,6 +35,8 @@ import underPressurePlugin from './plugins/external/under-pressure';
 import staticPlugin, { clientFilePaths } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import analyticsRoutes from './routes/analytics';
+import errorRoutes from './routes/errors';
+import funnelRoutes from './routes/funnel';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contact';
 import kycRoutes from './routes/kyc';
@@ -263,6 +266,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     ...(opts.transport ? { transport: opts.transport } : {}),
   });
+  await app.register(analyticsPlugin, { config, now });
   await app.register(mailPlugin, { config });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });
@@ -356,6 +360,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
+  await app.register(errorRoutes, { config });
+  await app.register(funnelRoutes, { config, now });
   await app.register(telemetryRoutes, { tracing: config.tracing });
   // Public screens are composed once per language, country, query, version and capabilities, for the API
   // and for index.html.

@@ -77,6 +77,13 @@ const envJsonSchema = {
     IMAGES_DELETE_WINDOW_MS: { type: 'integer', default: 24 * 3600 * 1000, minimum: 0 },
     SUPPORT_STAFF_TOKEN: { type: 'string', default: '' },
     SUPPORT_MESSAGES_PER_MINUTE: { type: 'integer', default: 10, minimum: 1 },
+    ANALYTICS_SINK_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
+    ANALYTICS_SINK_WRITE_KEY: { type: 'string', default: '' },
+    ANALYTICS_SINK_BATCH_SIZE: { type: 'integer', default: 100, minimum: 1, maximum: 500 },
+    ANALYTICS_SINK_INTERVAL_MS: { type: 'integer', default: 10000, minimum: 10 },
+    ANALYTICS_SINK_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 1 },
+    ANALYTICS_SINK_MAX_ATTEMPTS: { type: 'integer', default: 10, minimum: 1 },
+    ERROR_REPORTS_PER_MINUTE: { type: 'integer', default: 30, minimum: 1 },
     SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
     SCREEN_VERSIONS_CHECK_MS: { type: 'integer', default: 1000, minimum: 0, maximum: 600000 },
     SSO_JWKS_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
@@ -276,6 +283,13 @@ export interface Config {
   /** Support chat messages an owner may send per rolling minute (SUPPORT_MESSAGES_PER_MINUTE, default 10). */
   supportMessagesPerMinute: number;
   /**
+   * Where stored analytics events are forwarded (issue 15 item 1): null when ANALYTICS_SINK_URL is unset
+   * (events are only stored). See bff/services/analytics-sink.ts.
+   */
+  analyticsSink: AnalyticsSinkConfig | null;
+  /** Error report requests a client may send per minute (ERROR_REPORTS_PER_MINUTE, default 30; issue 15 item 3). */
+  errorReportsPerMinute: number;
+  /**
    * A support chat stream sends a heartbeat comment this often and checks its session then; an ended
    * session closes the stream (SUPPORT_STREAM_HEARTBEAT_MS, default 15000).
    */
@@ -302,6 +316,25 @@ export interface Config {
    * https only); the `endpoint` of a callback on any other host is refused (no server-side request forgery).
    */
   truecallerProfileHosts: string[];
+}
+
+/**
+ * The analytics sink (issue 15 item 1): an HTTP endpoint taking Segment / RudderStack batch bodies
+ * (`POST <url>` with `{ batch: [{ type: 'track', … }] }`).
+ */
+export interface AnalyticsSinkConfig {
+  /** ANALYTICS_SINK_URL, e.g. https://api.segment.io/v1/batch. */
+  url: string;
+  /** ANALYTICS_SINK_WRITE_KEY, sent as HTTP Basic user with an empty password; null sends none. */
+  writeKey: string | null;
+  /** Events per request (ANALYTICS_SINK_BATCH_SIZE, default 100). */
+  batchSize: number;
+  /** How often the forwarder looks for unsent events, in ms (ANALYTICS_SINK_INTERVAL_MS, default 10000). */
+  intervalMs: number;
+  /** How long one request may take, in ms (ANALYTICS_SINK_TIMEOUT_MS, default 5000). */
+  timeoutMs: number;
+  /** Tries per event before it is given up (ANALYTICS_SINK_MAX_ATTEMPTS, default 10). */
+  maxAttempts: number;
 }
 
 /** Asymmetric JWS algorithms a main-app token may be signed with; `none` and HMAC (HS*) are never allowed. */
@@ -517,6 +550,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     imagesDeleteWindowMs: raw.IMAGES_DELETE_WINDOW_MS,
     supportStaffToken: raw.SUPPORT_STAFF_TOKEN.trim() || null,
     supportMessagesPerMinute: raw.SUPPORT_MESSAGES_PER_MINUTE,
+    analyticsSink: raw.ANALYTICS_SINK_URL
+      ? {
+          url: raw.ANALYTICS_SINK_URL,
+          writeKey: raw.ANALYTICS_SINK_WRITE_KEY || null,
+          batchSize: raw.ANALYTICS_SINK_BATCH_SIZE,
+          intervalMs: raw.ANALYTICS_SINK_INTERVAL_MS,
+          timeoutMs: raw.ANALYTICS_SINK_TIMEOUT_MS,
+          maxAttempts: raw.ANALYTICS_SINK_MAX_ATTEMPTS,
+        }
+      : null,
+    errorReportsPerMinute: raw.ERROR_REPORTS_PER_MINUTE,
     supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
     screenVersionsCheckMs: raw.SCREEN_VERSIONS_CHECK_MS,
     sso: ssoFromRaw(raw),

@@ -156,3 +156,6 @@ export async function verifyEmail(page: Page, request: APIRequestContext, email:
   // The code field submits on its own once the fourth digit is in.
   await group.getByLabel('Verification code').fill(code);
 }
+
+/** The staff token of the end-to-end server (e2e/analytics.spec.ts reads the funnel and error groups). */
+export const E2E_STAFF_TOKEN = 'e2e-staff-token-4b9d21';

@@ -8,9 +8,12 @@ import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
 import { takeEmbeddedScreen } from './shell/embedded-screen';
+import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
 
+// Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
+installErrorReporting();
 const locale = currentLocale();
 applyDocumentLanguage(locale);
 // A public first screen (sign-in) comes in the page, checked by the server (bff/plugins/external/static.ts);

@@ -36,6 +36,7 @@ import * as m0018 from './migrations/0018-analytics-events';
 import * as m0019 from './migrations/0019-screen-versions';
 import * as m0021 from './migrations/0021-live-photos-programs';
 import * as m0023 from './migrations/0023-utm';
+import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0019-screen-versions': m0019,
   '0021-live-photos-programs': m0021,
   '0023-utm': m0023,
+  '0020-analytics-partitions-error-groups': m0020,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

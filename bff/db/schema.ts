@@ -360,6 +360,7 @@ export interface Database {
   screen_versions: ScreenVersionsTable;
   screen_releases: ScreenReleasesTable;
   screen_audit: ScreenAuditTable;
+  error_groups: ErrorGroupsTable;
 }
 
 /**
@@ -472,23 +473,53 @@ export type SocialLoginAttemptRow = Selectable<SocialLoginAttemptsTable>;
 export type SupportMessageRow = Selectable<SupportMessagesTable>;
 
 /**
- * Table `analytics_events` (migration 0018, issue 15 item 1): one analytics event from the browser.
- * `user_id` null when sent signed out; `properties` scalar values only, never personal data.
+ * Table `analytics_events` (migrations 0018, 0020; issue 15 item 1): one analytics event, from the browser
+ * (POST /analytics/events) or recorded by the BFF where the state changes. Partitioned by day on
+ * `occurred_at` (migration 0020). `user_id` null when sent signed out; `properties` scalar values only,
+ * never personal data.
  */
 export interface AnalyticsEventsTable {
-  /** Random UUID made by the BFF. */
+  /** Random UUID made by the BFF (the sink's messageId). */
   id: string;
   user_id: string | null;
-  /** The browser's analytics session (UUID). */
-  session_id: string;
+  /** The browser's analytics session (UUID); null for events the BFF records. */
+  session_id: string | null;
   /** snake_case event name, e.g. screen_view. */
   event: string;
   properties: ColumnType<Record<string, string | number | boolean | null>, string, string>;
   screen_id: string | null;
-  /** When it happened, by the browser's clock. */
+  /** When it happened, by the browser's clock (server events: the BFF's). */
   occurred_at: Timestamp;
   /** When the BFF stored it. */
   received_at: Generated<Timestamp>;
+  /** browser | server. */
+  source: Generated<'browser' | 'server'>;
+  /** When the sink accepted it; null while not forwarded (or no sink is configured). */
+  forwarded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Tries to forward it so far. */
+  forward_attempts: Generated<number>;
+  /** Not tried again before this (a try in progress, or the back-off after a failed one). */
+  forward_after: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Table `error_groups` (migration 0020, issue 15 item 3): client error reports grouped by fingerprint. */
+export interface ErrorGroupsTable {
+  /** Hex SHA-256 of kind, normalised message and top frame. */
+  fingerprint: string;
+  /** error | unhandled_rejection | widget_crash | invalid_payload | api_5xx | invalid_event. */
+  kind: string;
+  /** The scrubbed message of the first report. */
+  message: string;
+  /** The first frame of the stack (scrubbed), or null without a stack. */
+  top_frame: string | null;
+  /** Reports received; `pg` reads bigint as text. */
+  count: ColumnType<string | number, number | undefined, number>;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  /** jsonb: screen, widget, path, status, page of the last report (scrubbed). */
+  last_details: ColumnType<Record<string, unknown>, string, string>;
+  /** The request id the BFF gave the last report (x-request-id), or the failed API call's. */
+  last_request_id: string | null;
 }
 
 /** Table `screen_versions` (migration 0019, issue 16 item 3): one uploaded version of a screen's definition. */

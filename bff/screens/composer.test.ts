@@ -548,3 +548,78 @@ describe('loadScreenCatalogue', () => {
     expect(screens.has('nope')).toBe(false);
   });
 });
+
+describe('analytics blocks (issue 15 item 1)', () => {
+  it('composes the blocks of the screen, a widget and an action, with $bind and $if', () => {
+    const payload = composeDefinition(
+      'probe.json',
+      def(
+        [
+          {
+            id: 'b',
+            widget_type: 'button',
+            analytics: {
+              event: 'banner_shown',
+              properties: { country: { $bind: 'global_info.country_code' } },
+            },
+            contents: {
+              label: 'Go',
+              actions: [
+                {
+                  type: 'navigate',
+                  to: '/dashboard',
+                  analytics: {
+                    event: { $if: { '!!': { var: 'user' } }, then: 'go_signed_in', else: 'go_signed_out' },
+                    properties: { code: { var: 'response.error.code' } },
+                  },
+                },
+              ],
+            },
+          },
+        ],
+        {
+          analytics: {
+            event: 'probe_viewed',
+            properties: { signed_in: { $logic: { '!!': { var: 'user' } } } },
+          },
+        },
+      ),
+      owner,
+      translate,
+    );
+    expect(payload.analytics).toEqual({ event: 'probe_viewed', properties: { signed_in: true } });
+    const [button] = payload.widget_list;
+    expect(button!.analytics).toEqual({
+      event: 'banner_shown',
+      properties: { country: owner.global_info.country_code },
+    });
+    // A rule over {response} is left for the browser.
+    expect((button!.contents as { actions: unknown[] }).actions[0]).toMatchObject({
+      analytics: { event: 'go_signed_in', properties: { code: { var: 'response.error.code' } } },
+    });
+  });
+
+  it.each([
+    ['a personal key on a widget', { event: 'x', properties: { owner_name: 'A' } }, 'widget'],
+    ['a name that is not snake_case on the screen', { event: 'Viewed' }, 'screen'],
+    ['a personal key in an action', { event: 'x', properties: { phone: '1' } }, 'action'],
+  ] as const)('refuses %s', (_what, block, where) => {
+    const action = {
+      type: 'navigate',
+      to: '/dashboard',
+      ...(where === 'action' ? { analytics: block } : {}),
+    };
+    const bad = def(
+      [
+        {
+          id: 'b',
+          widget_type: 'button',
+          ...(where === 'widget' ? { analytics: block } : {}),
+          contents: { label: 'Go', actions: [action] },
+        },
+      ] as unknown as ScreenDefinition['widget_list'],
+      (where === 'screen' ? { analytics: block } : {}) as Partial<ScreenDefinition>,
+    );
+    expect(() => composeDefinition('probe.json', bad, owner, translate)).toThrowError(ScreenDefinitionError);
+  });
+});

@@ -19,6 +19,8 @@
  *   the item is bound as `room` and its position (0 first) as `room_index`, for `$bind`, `$logic`, `$t`
  *   values and `condition` alike; a missing, null or empty list gives nothing. Widget ids inside are
  *   computed from the item, so they stay unique;
+ * - `analytics` blocks (issue 15 item 1) of the screen, of a widget and of actions are composed like
+ *   contents (`{"$bind": …}` in the event name or a property) and checked against AnalyticsBlock;
  * - everything else (including the JSON Logic rules of actions and `visible_when`, which run in the
  *   browser) is sent as it is.
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
@@ -32,6 +34,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
   FragmentUse,
+  AnalyticsBlock,
   GlobalInfo,
   ImageRequirement,
   ImagesConfig,
@@ -339,6 +342,9 @@ function composeWidget(
     contents: resolveValue(def.contents, scope, `${path}/contents`) as Record<string, unknown>,
   };
   if (def.visible_when !== undefined) widget.visible_when = def.visible_when;
+  if (def.analytics !== undefined) {
+    widget.analytics = resolveValue(def.analytics, scope, `${path}/analytics`) as AnalyticsBlock;
+  }
   if (def.fallback === 'drop') widget.fallback = 'drop';
   else if (def.fallback) {
     const fb = composeWidget(def.fallback, scope, `${path}/fallback`);
@@ -471,6 +477,9 @@ function composeChecked(
   if (def.active_hotel_id !== undefined) {
     const active = resolveValue(def.active_hotel_id, scope, '/active_hotel_id');
     if (typeof active === 'string' && active !== '') payload.active_hotel_id = active;
+  }
+  if (def.analytics !== undefined) {
+    payload.analytics = resolveValue(def.analytics, scope, '/analytics') as AnalyticsBlock;
   }
   if (def.form !== undefined) payload.form = resolveValue(def.form, scope, '/form') as ScreenPayload['form'];
   const composed: Composed[] = [];

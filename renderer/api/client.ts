@@ -160,14 +160,26 @@ function commonHeaders(qid: string | null, extra: Record<string, string> = {}): 
   return headers;
 }
 
+/** Where a failed answer came from: the API path (its query is left out of the event) and the answer's x-request-id. */
+interface FailureOrigin {
+  path: string;
+  request_id: string | null;
+}
+
 /**
  * Turns an answer into the caller's result (SPEC §7–§8): `data` of a success envelope (the whole body when
  * it is not one), else an ApiError — the internal-server-error text for status ≥ 500, the extracted message
  * for 4xx or `success: false` (a 401 first calls the unauthorized handler; a 403 without a message reads
- * 'You do not have rights to view/modify', SPEC §8).
+ * 'You do not have rights to view/modify', SPEC §8). A status ≥ 500 with `origin` also dispatches an
+ * `api-failure` CustomEvent on window (detail: status, path, request_id) for error reporting.
  */
-function settle<T>(status: number, body: unknown): T {
+function settle<T>(status: number, body: unknown, origin?: FailureOrigin): T {
   if (status >= 500) {
+    // Error reporting (issue 15 item 3) listens for this on window; the client imports nothing of it.
+    if (origin) {
+      const detail = { status, path: origin.path.split('?', 1)[0], request_id: origin.request_id };
+      dispatchEvent(new CustomEvent('api-failure', { detail }));
+    }
     throw errorFromEnvelope(status, body, i18n.t('shell.errors.internal_server_error'));
   }
   const ok = status >= 200 && status < 300;
@@ -219,7 +231,10 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     throw new ApiError(i18n.t('shell.errors.unable_to_connect'), 0, undefined);
   }
 
-  return settle<T>(response.status, body);
+  return settle<T>(response.status, body, {
+    path,
+    request_id: response.headers.get('x-request-id'),
+  });
 }
 
 /** Options of {@link apiUpload}. */
@@ -311,7 +326,12 @@ export function apiUpload<T = unknown>(
       done();
       markSent();
       try {
-        resolve(settle<T>(xhr.status, xhrBody(xhr)));
+        resolve(
+          settle<T>(xhr.status, xhrBody(xhr), {
+            path,
+            request_id: xhr.getResponseHeader('x-request-id'),
+          }),
+        );
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }

@@ -620,3 +620,91 @@ describe('dispatch: submit on_error_codes', () => {
     expect(host.toast).toHaveBeenCalledWith({ text: 'Odd', status: 'error' });
   });
 });
+
+describe('dispatch: analytics (issue 15 item 1)', () => {
+  it("sends an action's analytics block once each time it runs, with its rules read over {response}", async () => {
+    const { ctx, host } = makeCtx();
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { success: true, data: { status: 'LIVE' } }));
+    const actions: Action[] = [
+      {
+        type: 'submit',
+        endpoint: '/hms_ms/api/v1/onboard/leads/PO1234567890/publish',
+        method: 'POST',
+        on_success: [
+          {
+            type: 'navigate',
+            to: '/welcome',
+            analytics: {
+              event: 'welcome_opened',
+              properties: {
+                status: { var: 'response.data.status' },
+                missing: { var: 'response.data.nope' },
+                n: 2,
+              },
+            },
+          },
+        ],
+      },
+    ];
+    expect(await dispatch(actions, ctx)).toBe(true);
+    await vi.waitFor(() => expect(host.logEvent).toHaveBeenCalledTimes(2));
+    expect(host.logEvent.mock.calls).toEqual([
+      ['submit_success', { endpoint: '/hms_ms/api/v1/onboard/leads/:id/publish', method: 'POST' }, 'sign_up'],
+      ['welcome_opened', { status: 'LIVE', missing: null, n: 2 }, 'sign_up'],
+    ]);
+  });
+
+  it('sends submit_error with the status and error code, and never reads the form into a property', async () => {
+    const { ctx, host, setForm } = makeCtx();
+    setForm({ phone: '+919876543210' });
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(422, { success: false, error: { code: 'ONB_PUBLISH_NOT_READY', message: 'Not ready' } }),
+    );
+    const ok = await dispatch(
+      [
+        {
+          type: 'submit',
+          endpoint: '/hms_ms/api/v1/onboard/leads/PO1234567890/publish',
+          method: 'POST',
+          analytics: { event: 'publish_tapped', properties: { typed: { var: 'form.phone' } } },
+        },
+      ],
+      ctx,
+    );
+    expect(ok).toBe(false);
+    await vi.waitFor(() => expect(host.logEvent).toHaveBeenCalledTimes(2));
+    // The block's module loads on first use: its event may come after the submit's own.
+    expect(host.logEvent.mock.calls).toEqual(
+      expect.arrayContaining([
+        ['publish_tapped', { typed: null }, 'sign_up'],
+        [
+          'submit_error',
+          {
+            endpoint: '/hms_ms/api/v1/onboard/leads/:id/publish',
+            method: 'POST',
+            status: 422,
+            error_code: 'ONB_PUBLISH_NOT_READY',
+          },
+          'sign_up',
+        ],
+      ]),
+    );
+  });
+
+  it('says status 0 for a submit that got no answer', async () => {
+    const { ctx, host } = makeCtx();
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await dispatch([{ type: 'submit', endpoint: '/hms_ms/api/v2/request_otp', method: 'POST' }], ctx);
+    expect(host.logEvent).toHaveBeenCalledWith(
+      'submit_error',
+      { endpoint: '/hms_ms/api/v2/request_otp', method: 'POST', status: 0, error_code: null },
+      'sign_up',
+    );
+  });
+
+  it('sends nothing for actions without a block except the submit events', async () => {
+    const { ctx, host } = makeCtx();
+    await dispatch([{ type: 'navigate', to: '/dashboard' }, { type: 'close_popup' }], ctx);
+    expect(host.logEvent).not.toHaveBeenCalled();
+  });
+});

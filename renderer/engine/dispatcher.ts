@@ -9,7 +9,7 @@ import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
 import { findFieldRules, type Translate } from './field-validation';
 import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from './form';
-import type { ShellHost } from './host';
+import { endpointTemplate, sendAnalyticsBlock, type ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
 import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './uploads';
@@ -76,8 +76,10 @@ async function submit(
   try {
     const headers = idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : undefined;
     const data = await apiRequest(action.endpoint, { method: action.method, body, headers });
+    submitEvent(ctx, action, 'submit_success');
     return dispatch(action.on_success ?? [], { ...ctx, response: { success: true, data } });
   } catch (error) {
+    submitEvent(ctx, action, 'submit_error', error);
     const response = errorResponse(error);
     const forCode = codeActions(action, error);
     if (forCode) {
@@ -99,6 +101,25 @@ async function submit(
   } finally {
     if (action.blocking) ctx.store.set(blockingLoaderAtom, (n) => Math.max(0, n - 1));
   }
+}
+
+/**
+ * The event every submit sends when its answer arrives (issue 15 item 1: publish success and error, each
+ * sign-in step, every checklist submit, without a block in each definition): `submit_success` or
+ * `submit_error`, with the endpoint as a route template (ids replaced by ':id'), the method and, for an
+ * error, the HTTP status (0: no answer) and the error code of the answer.
+ */
+function submitEvent(ctx: DispatchContext, action: SubmitAction, event: string, error?: unknown): void {
+  const failed = error instanceof ApiError ? error : undefined;
+  ctx.host.logEvent?.(
+    event,
+    {
+      endpoint: endpointTemplate(action.endpoint),
+      method: action.method,
+      ...(error === undefined ? {} : { status: failed?.status ?? 0, error_code: failed?.code ?? null }),
+    },
+    ctx.screenId,
+  );
 }
 
 /** The `response` of on_error lists: the error body when it is an object, else `{ success: false }`. */
@@ -201,6 +222,8 @@ function downloadFile(endpoint: string): boolean {
 }
 
 async function runAction(action: Action, ctx: DispatchContext): Promise<boolean> {
+  // An action's own analytics block (issue 15 item 1) is sent as it starts to run.
+  sendAnalyticsBlock(ctx.host, action.analytics, ctx.screenId, ctx.response);
   switch (action.type) {
     case 'navigate': {
       const replace = action.replace === true;

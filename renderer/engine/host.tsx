@@ -1,6 +1,13 @@
 import { createContext, useContext } from 'react';
-import type { AppPath, Locale, ToastStatus, UserDetails } from '../../schemas/generated/types';
+import type {
+  AnalyticsBlock,
+  AppPath,
+  Locale,
+  ToastStatus,
+  UserDetails,
+} from '../../schemas/generated/types';
 import type { QueryParams } from './query';
+import { analyticsProperties } from './analytics-blocks';
 
 /** A toast request from an action or the engine; `timer_ms` in ms (the shell applies the SPEC §9 default). */
 export interface HostToast {
@@ -55,4 +62,27 @@ export const ShellHostContext = createContext<ShellHost>(NOOP_HOST);
 /** The shell's host functions. */
 export function useShellHost(): ShellHost {
   return useContext(ShellHostContext);
+}
+
+/**
+ * Sends an analytics block of a definition (issue 15 item 1) through `host.logEvent`, with its rules read
+ * over `response` (./analytics-blocks). Nothing without a block or a queue.
+ */
+export function sendAnalyticsBlock(
+  host: ShellHost,
+  block: AnalyticsBlock | undefined,
+  screenId: string,
+  response?: unknown,
+): void {
+  if (block) host.logEvent?.(block.event, analyticsProperties(block, response), screenId);
+}
+
+/**
+ * An endpoint as an event property: its path with id segments (any segment with 3 or more digits, e.g. a
+ * property_unique_id 'PO…' or a UUID) replaced by `:id`, so that events group by route
+ * ('/hms_ms/api/v1/onboard/leads/:id/publish').
+ */
+export function endpointTemplate(endpoint: string): string {
+  // The analytics queue cuts the value to 200 characters.
+  return endpoint.split('?', 1)[0]!.replace(/[^/]*\d[^/]*\d[^/]*\d[^/]*/g, ':id');
 }

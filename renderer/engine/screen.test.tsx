@@ -166,6 +166,33 @@ describe('Screen', () => {
     expect(shell.logEvent).toHaveBeenCalledTimes(1);
   });
 
+  it("sends the screen's analytics block after screen_view and each widget's once it is drawn (issue 15)", async () => {
+    const shell = draw({
+      screen_id: 'sign_up',
+      schema_version: 1,
+      analytics: { event: 'login_step_viewed', properties: { step: 'mobile' } },
+      widget_list: [
+        { ...text('t1', 'Hello'), analytics: { event: 'banner_shown', properties: { variant: 'b' } } },
+        text('t2', 'World'),
+        // Dropped for its unknown type: never drawn, so its block is not sent.
+        { id: 'x', widget_type: 'nope', contents: {}, fallback: 'drop', analytics: { event: 'never_sent' } },
+      ],
+    });
+    expect(await view.findByText('World')).toBeInTheDocument();
+    await waitFor(() => expect(shell.logEvent).toHaveBeenCalledTimes(3));
+    const calls = vi.mocked(shell.logEvent!).mock.calls;
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        ['screen_view', {}, 'sign_up'],
+        ['login_step_viewed', { step: 'mobile' }, 'sign_up'],
+        ['banner_shown', { variant: 'b' }, 'sign_up'],
+      ]),
+    );
+    const names = calls.map((c) => c[0]);
+    expect(names.indexOf('screen_view')).toBeLessThan(names.indexOf('login_step_viewed'));
+    expect(names).not.toContain('never_sent');
+  });
+
   it('keeps the property the screen is about as the active hotel, which later calls send as x-qid and qid', async () => {
     appStore.set(activeHotelIdAtom, null);
     draw({

@@ -18,7 +18,7 @@ import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
 import { uploadManagerFor } from './uploads';
-import { useShellHost } from './host';
+import { sendAnalyticsBlock, useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
   INVALID_CONTENTS,
@@ -150,9 +150,12 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup, checked }: SlotProps
     () => resolveWidget(screenId, envelope, path, checked),
     [screenId, envelope, path, checked],
   );
+  const host = ctx.host;
   useEffect(() => {
     for (const report of resolution.reports) reportWidgetEvent(report);
-  }, [resolution]);
+    // A widget's analytics block (issue 15 item 1): once when it is drawn with these contents.
+    if (resolution.kind === 'draw') sendAnalyticsBlock(host, resolution.envelope.analytics, screenId);
+  }, [resolution, host, screenId]);
   // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read.
   const widgetDispatch = useCallback<Dispatch>(
     (actions: Action[], scope) =>
@@ -554,7 +557,10 @@ export function Screen({
   // SPEC §9 analytics (issue 15): one screen_view each time a screen payload is drawn (a refresh that
   // brings a new payload counts again; a re-render does not).
   useEffect(() => {
-    if (payload) host.logEvent?.('screen_view', {}, screenId);
+    if (payload) {
+      host.logEvent?.('screen_view', {}, screenId);
+      sendAnalyticsBlock(host, payload.analytics, screenId);
+    }
     // Only a new payload is a new view: screenId changes together with it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [payload, host]);

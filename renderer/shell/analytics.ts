@@ -7,9 +7,13 @@
  * only keeps a random analytics session id, replaced on sign-out ({@link clearAnalyticsUser}, SPEC §8).
  *
  * No personal data: properties are scalars under snake_case keys, and a key the server would refuse as
- * personal (phone, mobile, email, mail, name, address, password, otp: bff/routes/analytics) is dropped
- * here with a warning, so that one careless call site cannot make the server refuse a whole batch.
+ * personal (phone, mobile, email, mail, name, address, password, otp: common.schema.json
+ * AnalyticsPropertyName, read through schemas/generated/analytics-keys.ts) is dropped here, with a warning
+ * and an `invalid_event` error report, so that one careless call site cannot make the server refuse a
+ * whole batch.
  */
+
+import { PERSONAL_KEY_PATTERN, PROPERTY_KEY_PATTERN } from '../../schemas/generated/analytics-keys';
 
 /** The BFF endpoint events are sent to. */
 export const ANALYTICS_ENDPOINT = '/hms_ms/api/v1/analytics/events';
@@ -25,10 +29,6 @@ const MAX_PROPERTIES = 20;
 const MAX_VALUE_LENGTH = 200;
 
 const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-const PROPERTY_KEY = /^[a-z][a-z0-9_]{0,63}$/;
-/** The server's deny list of personal keys (bff/routes/analytics PERSONAL_KEY_PATTERN). */
-const PERSONAL_KEY =
-  /phone|mobile|e_?mail|(^|_)mail(_|$)|(^|_)(first_|last_|full_|user_|owner_)?name(_|$)|address|password|(^|_)otp(_|$)/;
 
 /** A scalar property value. */
 export type AnalyticsValue = string | number | boolean | null;
@@ -70,6 +70,17 @@ export interface AnalyticsQueue {
   stop(): void;
 }
 
+/**
+ * A call site sent what the endpoint would refuse: said on the console and reported as an `invalid_event`
+ * error (issue 15 item 3), so that staff see it in the error groups, not only a developer's console.
+ */
+function dropped(what: string): void {
+  const message = `analytics dropped ${what}`;
+  console.warn(message);
+  // Error reporting (./error-reports) listens for it; analytics does not depend on it.
+  window.dispatchEvent(new CustomEvent('analytics-dropped', { detail: message }));
+}
+
 /** Scalar, non-personal, snake_case properties of `properties`, at most {@link MAX_PROPERTIES}. */
 function cleanProperties(name: string, properties: Record<string, unknown>): Record<string, AnalyticsValue> {
   const out: Record<string, AnalyticsValue> = {};
@@ -80,8 +91,13 @@ function cleanProperties(name: string, properties: Record<string, unknown>): Rec
         : typeof value === 'string'
           ? value.slice(0, MAX_VALUE_LENGTH)
           : undefined;
-    if (!PROPERTY_KEY.test(key) || PERSONAL_KEY.test(key) || scalar === undefined) {
-      console.warn('[analytics] property dropped', name, key);
+    if (
+      key.length > 64 ||
+      !PROPERTY_KEY_PATTERN.test(key) ||
+      PERSONAL_KEY_PATTERN.test(key) ||
+      scalar === undefined
+    ) {
+      dropped(`property ${name}.${key.slice(0, 64)}`);
       continue;
     }
     if (Object.keys(out).length >= MAX_PROPERTIES) break;
@@ -141,7 +157,7 @@ export function createAnalyticsQueue(options: AnalyticsQueueOptions = {}): Analy
   return {
     log(event, properties = {}, screenId) {
       if (!EVENT_NAME.test(event)) {
-        console.warn('[analytics] event dropped: not a snake_case name', event);
+        dropped(`event ${event.slice(0, 64)}`);
         return;
       }
       start();

@@ -30,6 +30,27 @@ export type Action =
  */
 export type AppPath = string;
 /**
+ * An analytics event name: snake_case, at most 64 characters (e.g. screen_view, footer_account_click, publish_success). README "Analytics" lists the events the app sends.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsEventName".
+ */
+export type AnalyticsEventName = string;
+/**
+ * A property value of an analytics event: a scalar (a string of at most 200 characters, a number, a boolean or null). Ids, flags, counts and codes only, never personal data.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsValue".
+ */
+export type AnalyticsValue = string | number | boolean | null;
+/**
+ * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "JsonLogic".
+ */
+export type JsonLogic = {} | boolean;
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -231,13 +252,6 @@ export type LoginType = 'sso';
  */
 export type CountryIsoCode6 = string;
 /**
- * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "JsonLogic".
- */
-export type JsonLogic = {} | boolean;
-/**
  * A KYC identifier with a published format (SPEC §3 KYC: PAN, GSTIN and the ID types for text recognition). Checked by schemas/identifiers on both sides; on the server it is also an ajv `format` of the same name.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -245,6 +259,13 @@ export type JsonLogic = {} | boolean;
  */
 export type IdentifierKind =
   'pan' | 'gstin' | 'aadhaar' | 'voter_id' | 'driving_licence' | 'passport' | 'vehicle_rc';
+/**
+ * A property key of an analytics event: snake_case, at most 64 characters, and never one that names personal data (issue 15 "no personal data in events beyond ids"): a key containing phone, mobile, email / e_mail, address or password, or having mail, otp or name (also first_name, last_name, full_name, user_name, owner_name) as a word between underscores, is refused. This `not.pattern` is the one copy of that deny list: the BFF (bff/routes/analytics) and the browser (schemas/generated/analytics-keys.ts) read it from here.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsPropertyName".
+ */
+export type AnalyticsPropertyName = string;
 /**
  * Every widget_type the renderer's registry knows. Each has a contents schema in schemas/widgets/<widget_type>.schema.json.
  *
@@ -355,6 +376,10 @@ export type JsonLogic6 = {} | boolean;
  */
 export type ActionList7 = Action[];
 /**
+ * Actions run in order; the first that fails stops the rest.
+ */
+export type ActionList8 = Action[];
+/**
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath5 = string;
@@ -378,6 +403,22 @@ export interface NavigateAction {
   query?: {
     [k: string]: unknown;
   };
+  analytics?: AnalyticsBlock;
+}
+/**
+ * An analytics event declared in a screen definition (issue 15 item 1): on an action, the engine sends it each time the action runs; on a widget, once when the widget is first drawn on a screen; on a screen, once each time the screen is drawn (after screen_view). In a definition, `event` and the property values may be {"$bind": path} or any composer value (bff/screens/README.md); composed, they are literals. A property value that is an object is a JSON Logic rule evaluated in the browser over {response} (the answer of the submit or fetch that ran the action, e.g. {"var": "response.error.code"}); what it gives is sent when it is a scalar, else null.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsBlock".
+ */
+export interface AnalyticsBlock {
+  event: AnalyticsEventName;
+  /**
+   * At most 20 properties: scalars, or JSON Logic rules over {response} (objects).
+   */
+  properties?: {
+    [k: string]: AnalyticsValue | JsonLogic;
+  };
 }
 /**
  * Go back to the previous page of the app, or to `fallback` when the user arrived here directly.
@@ -388,6 +429,7 @@ export interface NavigateAction {
 export interface GoBackAction {
   type: 'go_back';
   fallback: AppPath;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Validate the named fields, then send a request through the engine's API client. A field error in the answer (`error.field`) is shown under that field; any other error as an error toast. Then run on_success or on_error. An error whose `error.code` has an entry in on_error_codes runs that entry instead (no field error, no toast, no on_error).
@@ -425,6 +467,7 @@ export interface SubmitAction {
   on_error_codes?: {
     [k: string]: ActionList;
   };
+  analytics?: AnalyticsBlock;
 }
 /**
  * Set a form field. `value` may be a JSON Logic rule over {form, response}, where response is the whole answer body of the submit or fetch that ran it ({success, data} or {success: false, error}), or what the widget that dispatched it passed (place_search: {success: true, data: <the chosen place>}).
@@ -436,6 +479,7 @@ export interface SetValueAction {
   type: 'set_value';
   field: string;
   value: unknown;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Read from a BFF endpoint (GET only) through the engine's API client, e.g. the place under a map pin. Then run on_success with response = the success envelope {success: true, data}, or, on failure, show the error as a toast (unless quiet) and run on_error with response = the error body. When a newer fetch to the same endpoint starts on the same screen before this one answers, this answer is dropped and only the newer one runs its actions (the place under a pin that has moved since never overwrites the newer one).
@@ -458,6 +502,7 @@ export interface FetchAction {
   quiet?: boolean;
   on_success?: ActionList;
   on_error?: ActionList;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Show a toast (SPEC §3 popup item).
@@ -473,6 +518,7 @@ export interface ShowToastAction {
    * How long it stays, in ms (SPEC §9).
    */
   timer_ms?: number;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Open the dialog widget (confirmation) with this popup_id on the same screen.
@@ -483,6 +529,7 @@ export interface ShowToastAction {
 export interface OpenPopupAction {
   type: 'open_popup';
   popup_id: string;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Close the open dialog.
@@ -492,6 +539,7 @@ export interface OpenPopupAction {
  */
 export interface ClosePopupAction {
   type: 'close_popup';
+  analytics?: AnalyticsBlock;
 }
 /**
  * Copy text to the clipboard, then show toast_text as a success toast.
@@ -503,6 +551,7 @@ export interface CopyTextAction {
   type: 'copy_text';
   text: string;
   toast_text?: string;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Open an external https URL in a new tab.
@@ -513,6 +562,7 @@ export interface CopyTextAction {
 export interface OpenUrlAction {
   type: 'open_url';
   url: string;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Sign out (SPEC §4): end the session on the server, clear storage except language, messages and the coach-mark flag, go to the sign-up page.
@@ -522,6 +572,7 @@ export interface OpenUrlAction {
  */
 export interface SignOutAction {
   type: 'sign_out';
+  analytics?: AnalyticsBlock;
 }
 /**
  * Fetch the current screen again.
@@ -531,6 +582,7 @@ export interface SignOutAction {
  */
 export interface RefreshAction {
   type: 'refresh';
+  analytics?: AnalyticsBlock;
 }
 /**
  * After a successful sign-in: store the user details from response.data.user, then go to the remembered target (SPEC §4) or the property middleware page.
@@ -540,6 +592,7 @@ export interface RefreshAction {
  */
 export interface SessionStartedAction {
   type: 'session_started';
+  analytics?: AnalyticsBlock;
 }
 /**
  * Switch the app's language and remember it.
@@ -550,6 +603,7 @@ export interface SessionStartedAction {
 export interface SetLanguageAction {
   type: 'set_language';
   language: Locale;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Download a file the BFF serves to the signed-in user (e.g. the contract PDF, getContractFile): the browser fetches `endpoint` on the same origin with the session cookie and saves or opens it as the answer's content-disposition says.
@@ -560,6 +614,7 @@ export interface SetLanguageAction {
 export interface DownloadFileAction {
   type: 'download_file';
   endpoint: ApiPath;
+  analytics?: AnalyticsBlock;
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
@@ -581,7 +636,7 @@ export interface AnalyticsEventsResult {
   accepted: number;
 }
 /**
- * Body of postAnalyticsEvents: a batch of analytics events from the browser (SPEC §9 analytics, issue 15 item 1). No personal data: property keys that look personal (the deny list of bff/routes/analytics/index.ts, mirrored in propertyNames below) are refused.
+ * Body of postAnalyticsEvents: a batch of analytics events from the browser (SPEC §9 analytics, issue 15 item 1). No personal data: property keys that look personal (common.schema.json AnalyticsPropertyName, the one deny list) are refused.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "AnalyticsEventsBody".
@@ -593,15 +648,12 @@ export interface AnalyticsEventsBody {
    */
   events: [
     {
+      event: AnalyticsEventName;
       /**
-       * Event name, snake_case (e.g. screen_view, footer_account_click).
-       */
-      event: string;
-      /**
-       * Scalar properties of the event (at most 20). Keys are snake_case; a key naming personal data (phone, mobile, email, mail, name, address, password, otp) is refused.
+       * Scalar properties of the event (at most 20); keys snake_case and never personal (common.schema.json AnalyticsPropertyName).
        */
       properties?: {
-        [k: string]: string | number | boolean | null;
+        [k: string]: AnalyticsValue;
       };
       /**
        * When the event happened, by the browser's clock (ISO 8601 date-time).
@@ -617,15 +669,12 @@ export interface AnalyticsEventsBody {
       session_id: string;
     },
     ...{
+      event: AnalyticsEventName;
       /**
-       * Event name, snake_case (e.g. screen_view, footer_account_click).
-       */
-      event: string;
-      /**
-       * Scalar properties of the event (at most 20). Keys are snake_case; a key naming personal data (phone, mobile, email, mail, name, address, password, otp) is refused.
+       * Scalar properties of the event (at most 20); keys snake_case and never personal (common.schema.json AnalyticsPropertyName).
        */
       properties?: {
-        [k: string]: string | number | boolean | null;
+        [k: string]: AnalyticsValue;
       };
       /**
        * When the event happened, by the browser's clock (ISO 8601 date-time).
@@ -733,6 +782,70 @@ export interface Checklist {
  */
 export interface ChecklistTaskState {
   completed: boolean;
+}
+/**
+ * Answer of postClientErrors (202): how many reports were stored and the fingerprint of each, in order.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ClientErrorReportsResult".
+ */
+export interface ClientErrorReportsResult {
+  accepted: number;
+  /**
+   * @maxItems 10
+   */
+  fingerprints: string[];
+}
+/**
+ * Body of postClientErrors: a batch of error reports from the browser (issue 15 item 3; renderer/shell/error-reporter.ts). The BFF scrubs personal data (e-mail addresses, phone-like digit runs, tokens, query strings) from every text before it logs or stores it, and groups reports by a fingerprint of kind, message and top frame.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ClientErrorReportsBody".
+ */
+export interface ClientErrorReportsBody {
+  /**
+   * @minItems 1
+   * @maxItems 10
+   */
+  reports: [ClientErrorReport, ...ClientErrorReport[]];
+}
+/**
+ * One error seen in the browser.
+ *
+ * This interface was referenced by `ClientErrorReportsBody`'s JSON-Schema
+ * via the `definition` "ClientErrorReport".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ClientErrorReport".
+ */
+export interface ClientErrorReport {
+  /**
+   * error: window.onerror; unhandled_rejection: a promise rejected with no handler; widget_crash: a widget's error boundary; invalid_payload: an unknown widget, invalid contents or an invalid screen payload; api_5xx: an API answer with status 500 or more; invalid_event: an analytics event or property the browser dropped.
+   */
+  kind: 'error' | 'unhandled_rejection' | 'widget_crash' | 'invalid_payload' | 'api_5xx' | 'invalid_event';
+  message: string;
+  /**
+   * The error's stack, when it has one.
+   */
+  stack?: string;
+  screen_id?: string;
+  widget_id?: string;
+  /**
+   * JSON Pointer into the screen payload, or the API path of a failed call.
+   */
+  path?: string;
+  /**
+   * The page's path (no query).
+   */
+  page?: string;
+  /**
+   * HTTP status of an api_5xx.
+   */
+  status?: number;
+  /**
+   * The x-request-id of the failed API call (api_5xx), to find it in the BFF's log.
+   */
+  request_id?: string;
 }
 /**
  * Headers the client may send on any call (SPEC §7). httpxoyolang: the language of messages in the answer (unsupported → en-GB). user_url_country: upper-case ISO2 of a country-specific path (global_info only).
@@ -848,6 +961,58 @@ export interface DeleteImageResult {
 export interface DiscardLeadResult {
   property_unique_id: string;
   status: 'DISCARDED';
+}
+/**
+ * Answer of listErrorGroups (staff): client error groups, the most recently seen first.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ErrorGroupList".
+ */
+export interface ErrorGroupList {
+  /**
+   * Groups in all.
+   */
+  total: number;
+  groups: ErrorGroup[];
+}
+export interface ErrorGroup {
+  /**
+   * 16 hex digits of SHA-256 over kind, normalised message and top frame.
+   */
+  fingerprint: string;
+  kind: string;
+  /**
+   * The scrubbed message of the first report.
+   */
+  message: string;
+  /**
+   * The first stack frame (or the API path template of an api_5xx).
+   */
+  top_frame: string | null;
+  count: number;
+  first_seen: string;
+  last_seen: string;
+  /**
+   * The request id of the last report, or of its failed API call.
+   */
+  last_request_id: string | null;
+  /**
+   * Scrubbed screen_id, widget_id, path, page and status of the last report.
+   */
+  last_details: {
+    [k: string]: string | number | null;
+  };
+}
+/**
+ * Query of listErrorGroups: limit (default 50, 1–200), offset (default 0), kind to keep one kind.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ErrorGroupsQuery".
+ */
+export interface ErrorGroupsQuery {
+  limit?: number;
+  offset?: number;
+  kind?: 'error' | 'unhandled_rejection' | 'widget_crash' | 'invalid_payload' | 'api_5xx' | 'invalid_event';
 }
 /**
  * Body of every 4xx/5xx answer (SPEC §8). The message is already translated into the request's language (header httpxoyolang); 5xx messages are always the generic 'Internal Server Error' text.
@@ -1029,6 +1194,59 @@ export interface ForgotPasswordBody {
    */
   phone?: string;
   country_code?: CountryIsoCode;
+}
+/**
+ * Query of getFunnel and the funnel page: the cohort is the owners who signed up in the `days` days (default 30, 1–366) before now.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FunnelQuery".
+ */
+export interface FunnelQuery {
+  days?: number;
+}
+/**
+ * Answer of getFunnel (staff, issue 15 item 2): for the owners who signed up between `from` and `to`, how many reached each journey step and the median time from sign-up to it.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "FunnelResult".
+ */
+export interface FunnelResult {
+  from: string;
+  to: string;
+  /**
+   * Owner accounts created in the window (the cohort).
+   */
+  owners: number;
+  steps: FunnelStepResult[];
+}
+export interface FunnelStepResult {
+  /**
+   * sign_up: account created; lead_created; task_<task>: the checklist task submitted finally; photos: a first photo uploaded; kyc: the KYC task submitted; contract: the contract accepted; publish: published.
+   */
+  step:
+    | 'sign_up'
+    | 'lead_created'
+    | 'task_basic_info'
+    | 'task_address'
+    | 'task_contact_info'
+    | 'task_amenities'
+    | 'task_room_categories'
+    | 'photos'
+    | 'kyc'
+    | 'contract'
+    | 'publish';
+  /**
+   * Owners of the cohort who reached the step.
+   */
+  reached: number;
+  /**
+   * reached / owners.
+   */
+  share: number;
+  /**
+   * Median seconds from sign-up to the step reached first; null when no owner reached it.
+   */
+  median_s: number | null;
 }
 /**
  * Body of generateContract: an empty object (the contract is made from what the server holds).
@@ -3419,6 +3637,7 @@ export interface ScreenDefinition {
   hide_footer?: boolean | JsonLogic;
   widget_list: (WidgetDefinition | WidgetRepeat | FragmentUse)[];
   form?: Template4;
+  analytics?: AnalyticsDefinition;
 }
 /**
  * This interface was referenced by `ScreenDefinition`'s JSON-Schema
@@ -3434,11 +3653,30 @@ export interface WidgetDefinition {
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetDefinition;
   contents: Template;
+  analytics?: AnalyticsDefinition;
 }
 /**
  * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
  */
 export interface Template {}
+/**
+ * An analytics block as written in a definition (common.schema.json AnalyticsBlock): `event` and each property value may be a composer value ({"$bind": …}, {"$logic": …}, {"$if": …}); the composed block is checked against AnalyticsBlock.
+ *
+ * This interface was referenced by `ScreenDefinition`'s JSON-Schema
+ * via the `definition` "AnalyticsDefinition".
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsDefinition".
+ */
+export interface AnalyticsDefinition {
+  event: AnalyticsEventName | {};
+  /**
+   * Each value a scalar, a composer value ($bind, $logic, $if) or, in an action, a JSON Logic rule over {response}; at most 20, keys never personal.
+   */
+  properties?: {
+    [k: string]: unknown;
+  };
+}
 /**
  * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
  *
@@ -3478,6 +3716,7 @@ export interface WidgetTemplate {
   visible_when?: JsonLogic;
   fallback?: 'drop' | WidgetTemplate;
   contents: Template2;
+  analytics?: AnalyticsDefinition;
 }
 /**
  * A value composing to the widget's id (a non-empty string, unique on the screen), e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}.
@@ -3604,6 +3843,7 @@ export interface ScreenPayload {
    */
   widget_list: WidgetEnvelope[];
   form?: ScreenForm;
+  analytics?: AnalyticsBlock;
 }
 /**
  * One widget of a composed screen. widget_type is any string on the wire: an unknown one draws a quiet fallback in the browser instead of breaking the page.
@@ -3626,6 +3866,7 @@ export interface WidgetEnvelope {
    * What to draw when the widget is unknown or its contents are invalid: 'drop' draws nothing; a widget draws that widget instead.
    */
   fallback?: 'drop' | WidgetEnvelope;
+  analytics?: AnalyticsBlock;
 }
 /**
  * The screen's form: starting values and how drafts are saved as the user types (nothing typed is lost).
@@ -4392,8 +4633,9 @@ export interface MapPinContents {
      * Text of the button while waiting for the position.
      */
     locating_label: string;
+    on_result?: ActionList7;
   };
-  on_change?: ActionList7;
+  on_change?: ActionList8;
 }
 /**
  * A point on Earth in WGS 84 degrees.

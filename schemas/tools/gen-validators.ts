@@ -20,6 +20,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { callRef } from 'ajv/dist/vocabularies/core/ref.js';
 import { createAjv } from '../ajv';
 import { listSchemaFiles, schemasDir } from './schema-files';
+import common from '../common.schema.json' with { type: 'json' };
 
 /** The text of the generated files, by path relative to schemas/generated/. */
 export type GeneratedValidators = Map<string, string>;
@@ -81,6 +82,17 @@ export function withoutAnnotations(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * common.schema.json as the browser checks it: an analytics block (AnalyticsBlock, issue 15) is not checked
+ * (any value passes). Every composed block was checked in full by the server (`npm run screens:check` and at start),
+ * and the browser's analytics queue drops a name or property the events endpoint would refuse; checking it
+ * again would add ~2 KB gzip to the validators of the sign-in route (on every action and widget).
+ */
+function forBrowser(schema: unknown): unknown {
+  const common = schema as { $defs: Record<string, unknown> };
+  return { ...common, $defs: { ...common.$defs, AnalyticsBlock: true } };
+}
+
 /** The action lists every widget with actions embeds: compiled once, into validators/action-list.js. */
 const ACTION_LIST_REF = '../actions.schema.json#/$defs/ActionList';
 const ACTION_LIST_ID = 'actions.schema.json#/$defs/ActionList';
@@ -121,7 +133,7 @@ function compile(refs: Record<string, string>, sharedActions = false): string {
   });
   for (const f of listSchemaFiles()) {
     ajv.removeSchema(f.id);
-    const stripped = withoutAnnotations(f.schema);
+    const stripped = withoutAnnotations(f.id === 'common.schema.json' ? forBrowser(f.schema) : f.schema);
     ajv.addSchema(
       (sharedActions && f.id.startsWith('widgets/') ? withSharedActions(stripped) : stripped) as object,
       f.id,
@@ -230,7 +242,32 @@ export function generateValidators(): GeneratedValidators {
       '',
     ].join('\n'),
   );
+  files.set('analytics-keys.ts', analyticsKeysModule());
   return files;
+}
+
+/** A JavaScript regular expression literal of a JSON Schema `pattern` (a `/` in it is escaped). */
+function regexLiteral(pattern: string): string {
+  return `/${pattern.replaceAll('/', '\\/')}/`;
+}
+
+/**
+ * schemas/generated/analytics-keys.ts: the deny list of personal analytics property keys (the `not.pattern`
+ * of common.schema.json AnalyticsPropertyName) as a RegExp, so that the browser's analytics queue drops such
+ * a property without carrying a schema or a validator, and the deny list is written once, in the schema.
+ */
+function analyticsKeysModule(): string {
+  const personal = common.$defs.AnalyticsPropertyName.not.pattern;
+  const key = common.$defs.AnalyticsPropertyName.pattern;
+  return [
+    banner,
+    '',
+    '/** Property keys that name personal data (common.schema.json AnalyticsPropertyName `not.pattern`). */',
+    `export const PERSONAL_KEY_PATTERN = ${regexLiteral(personal)};`,
+    '/** The shape of a property key (common.schema.json AnalyticsPropertyName `pattern`, at most 64 characters). */',
+    `export const PROPERTY_KEY_PATTERN = ${regexLiteral(key)};`,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1]?.endsWith('gen-validators.ts')) {

@@ -238,6 +238,47 @@ describe('MapPin', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(manualLocate.locate!.unavailable_message);
   });
 
+  it.each([
+    ['granted', () => answerWith(19.0760904, 72.8774213)],
+    ['denied', () => failWith(1)],
+    ['unavailable', () => failWith(3)],
+  ] as const)('locate.on_result: runs after the ask with response.data.result %s', async (result, answer) => {
+    answer();
+    const onResult = [
+      {
+        type: 'set_value' as const,
+        field: 'location_permission',
+        value: { var: 'response.data.result' },
+        analytics: { event: 'location_permission', properties: { result: { var: 'response.data.result' } } },
+      },
+    ];
+    const record = createHarnessRecord();
+    const contents = { ...manualLocate, locate: { ...manualLocate.locate!, on_result: onResult } };
+    render(harness({ component: MapPin, contents, record }));
+    await userEvent.click(screen.getByRole('button', { name: 'Use my current location' }));
+    await waitFor(() => expect(record.actions).toContainEqual(onResult));
+    const at = record.actions.findIndex(
+      (a) => a === onResult || JSON.stringify(a) === JSON.stringify(onResult),
+    );
+    expect(record.scopes[at]).toEqual({ response: { success: true, data: { result } } });
+    expect(record.actions.filter((a) => JSON.stringify(a) === JSON.stringify(onResult))).toHaveLength(1);
+  });
+
+  it('locate.on_result: says reused for a position read less than throttle_ms ago', async () => {
+    localStorage.setItem(
+      'last_location',
+      JSON.stringify({ lat: 13.08, lng: 80.27, read_at: Date.now() - 60_000 }),
+    );
+    const onResult = [{ type: 'close_popup' as const }];
+    const record = createHarnessRecord();
+    const contents = { ...manualLocate, locate: { ...manualLocate.locate!, on_result: onResult } };
+    render(harness({ component: MapPin, contents, record }));
+    await userEvent.click(screen.getByRole('button', { name: 'Use my current location' }));
+    await waitFor(() =>
+      expect(record.scopes).toContainEqual({ response: { success: true, data: { result: 'reused' } } }),
+    );
+  });
+
   it('auto_when: asks once when the rule turns true while no pin is set', async () => {
     answerWith(19.0760904, 72.8774213);
     const record = createHarnessRecord();

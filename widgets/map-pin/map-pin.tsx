@@ -28,6 +28,8 @@ type LocateError = 'denied' | 'unavailable' | null;
  * - A user move writes both fields and, {@link ON_CHANGE_DEBOUNCE_MS} ms after the last one, dispatches
  *   `on_change` (e.g. a quiet reverse-geocoding fetch). Fields changed from elsewhere (another widget's
  *   set_value, a restored draft) move the pin and recentre the map without dispatching.
+ * - `locate.on_result`: actions run after each ask with `response.data.result` (granted, reused, denied,
+ *   unavailable), e.g. an action carrying the location permission analytics event (SPEC §3, issue 15).
  * - `locate`: a button that asks for the current position (engine-free: `currentPosition` of ./geolocation,
  *   reusing a position read less than `throttle_ms` ago); while waiting it shows `locating_label` and a
  *   progress indicator; refusal shows `denied_message`, other failures `unavailable_message` (role alert).
@@ -152,6 +154,11 @@ export function MapPin({ contents, form, dispatch }: WidgetProps<MapPinContents>
     const outcome = await currentPosition({ storageKey: config.storage_key, throttleMs: config.throttle_ms });
     if (!mountedRef.current) return;
     setLocating(false);
+    // locate.on_result (issue 15: the location permission event of SPEC §3) hears how the ask went.
+    const result = outcome.kind === 'position' ? (outcome.reused ? 'reused' : 'granted') : outcome.kind;
+    if (config.on_result && config.on_result.length > 0) {
+      void latest.current.dispatch(config.on_result, { response: { success: true, data: { result } } });
+    }
     if (outcome.kind !== 'position') {
       setLocateError(outcome.kind);
       return;

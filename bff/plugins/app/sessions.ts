@@ -67,6 +67,8 @@ export default fp<{ config: Config; now: () => number }>(
           .execute();
       reply.setCookie(SESSION_COOKIE, token, { ...cookieBase, httpOnly: true, maxAge });
       reply.setCookie(LOGGED_IN_COOKIE, 'true', { ...cookieBase, httpOnly: false, maxAge });
+      // Each way in (OTP, password, social, SSO, Truecaller) ends here: one sign-in step event (issue 15).
+      await app.analytics.record(request, 'signed_in', { route: request.routeOptions.url ?? null }, userId);
     });
 
     app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {

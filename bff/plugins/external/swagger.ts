@@ -40,6 +40,11 @@ export default fp(
             name: 'telemetry',
             description: "The browser's performance traces, forwarded to the collector (issue 15)",
           },
+          {
+            name: 'errors',
+            description: 'Error reports from the browser; staff: error groups (SPEC §9, issue 15 item 3)',
+          },
+          { name: 'funnel', description: 'Staff: where owners drop off (issue 15 item 2)' },
           { name: 'health', description: 'Liveness and readiness' },
           { name: 'dev', description: 'Development only' },
         ],

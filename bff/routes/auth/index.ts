@@ -67,6 +67,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
         await app.otp.discard(phone.e164, purpose);
         throw err;
       }
+      await app.analytics.record(request, 'sign_in_code_sent', { purpose, channel: 'sms' });
       return {
         success: true,
         data: {

@@ -585,7 +585,17 @@ describe('terms screen', () => {
         .data.widget_list.find((w) => w.id === 'checklist')!;
       const terms = checklistWidget.contents.tasks.find((t) => t.key === 'terms_of_service')!;
       expect(terms.disabled).toBeUndefined();
-      expect(terms.actions).toEqual([{ type: 'navigate', to: '/terms', query: { property_unique_id: id } }]);
+      expect(terms.actions).toEqual([
+        {
+          type: 'navigate',
+          to: '/terms',
+          query: { property_unique_id: id },
+          analytics: {
+            event: 'checklist_task_add',
+            properties: { task: 'terms_of_service', property_unique_id: id },
+          },
+        },
+      ]);
     } finally {
       app = saved;
       owner = savedOwner;

@@ -138,6 +138,7 @@ export default async function contractRoutes(app: FastifyInstance) {
         { userId: user.id, propertyUniqueId: id, contractId: request.body.contract_id },
         'contract accepted',
       );
+      await app.analytics.record(request, 'contract_accepted', { property_unique_id: id });
       return { success: true, data };
     },
   );

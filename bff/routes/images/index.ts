@@ -108,6 +108,13 @@ export default async function imageRoutes(app: FastifyInstance) {
             },
             'property image uploaded',
           );
+          if (outcome?.created) {
+            await app.analytics.record(request, 'photo_uploaded', {
+              property_unique_id: id,
+              category,
+              status: outcome.image.status,
+            });
+          }
           reply.code(answer.status);
           return answer.body;
         });

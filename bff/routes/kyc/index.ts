@@ -84,6 +84,13 @@ export default async function kycRoutes(app: FastifyInstance, { config }: { conf
         { userId: user.id, propertyUniqueId: id, version: saved.section.version, draft: request.body.draft },
         'kyc details saved',
       );
+      if (!request.body.draft) {
+        await app.analytics.record(request, 'checklist_task_submitted', {
+          property_unique_id: id,
+          task: 'kyc',
+          completed: saved.section.completed,
+        });
+      }
       const kycDetails = await app.kyc.details(
         user.id,
         id,

@@ -49,6 +49,11 @@ export default async function leadRoutes(app: FastifyInstance, opts: { config: C
           .where('id', '=', lead.lead_id)
           .execute();
       request.log.info({ userId: user.id, propertyUniqueId: lead.property_unique_id }, 'lead created');
+      await app.analytics.record(request, 'lead_created', {
+        property_unique_id: lead.property_unique_id,
+        property_type: request.body.property_type,
+        property_sub_type: request.body.property_sub_type,
+      });
       reply.code(201);
       return { success: true, data: { lead } };
     },
@@ -164,6 +169,13 @@ export default async function leadRoutes(app: FastifyInstance, opts: { config: C
         },
         'lead section saved',
       );
+      if (!request.body.draft) {
+        await app.analytics.record(request, 'checklist_task_submitted', {
+          property_unique_id: id,
+          task: section,
+          completed: saved.section.completed,
+        });
+      }
       return { success: true, data: saved };
     },
   );

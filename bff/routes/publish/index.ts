@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LeadParams, PublishChangesResult, PublishResult } from '../../../schemas/generated/types';
 import { createIdempotencyService, requestFingerprint } from '../../services/idempotency';
 import { errorResponses, ok, ref } from '../responses';
@@ -19,6 +19,29 @@ export default async function publishRoutes(app: FastifyInstance) {
     security: [{ session: [] }],
     headers: ref('api/client-headers.schema.json'),
     params: ref('api/lead-params.schema.json'),
+  };
+
+  /**
+   * Runs a publish and records `<name>_error` (issue 15 item 1, SPEC §4 'publish leads to success or error
+   * events') when it fails, with the error code and HTTP status, before the error is answered as usual.
+   */
+  const publishEvents = async <T>(
+    request: FastifyRequest,
+    name: 'publish' | 'publish_changes',
+    id: string,
+    run: () => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      const e = err as { code?: unknown; statusCode?: unknown };
+      await app.analytics.record(request, `${name}_error`, {
+        property_unique_id: id,
+        error_code: typeof e.code === 'string' ? e.code : null,
+        status: typeof e.statusCode === 'number' ? e.statusCode : 500,
+      });
+      throw err;
+    }
   };
 
   app.get<{ Params: LeadParams }>(
@@ -61,16 +84,25 @@ export default async function publishRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = userOf(request);
       const id = request.params.property_unique_id;
-      const answer = await idempotency.run(
-        {
-          userId: user.id,
-          key: idempotencyKeyOf(request),
-          fingerprint: requestFingerprint(['publishProperty', id]),
-        },
-        (data: PublishResult) => ({ status: 200, body: { success: true, data } }),
-        (step) => app.publish.publish(user.id, id, step),
+      const answer = await publishEvents(request, 'publish', id, () =>
+        idempotency.run(
+          {
+            userId: user.id,
+            key: idempotencyKeyOf(request),
+            fingerprint: requestFingerprint(['publishProperty', id]),
+          },
+          (data: PublishResult) => ({ status: 200, body: { success: true, data } }),
+          (step) => app.publish.publish(user.id, id, step),
+        ),
       );
       const result = (answer.body as { data: PublishResult }).data;
+      if (!answer.replayed) {
+        await app.analytics.record(request, 'publish_success', {
+          property_unique_id: id,
+          status: result.status,
+          already_published: result.already_published,
+        });
+      }
       request.log.info(
         {
           userId: user.id,
@@ -103,16 +135,24 @@ export default async function publishRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = userOf(request);
       const id = request.params.property_unique_id;
-      const answer = await idempotency.run(
-        {
-          userId: user.id,
-          key: idempotencyKeyOf(request),
-          fingerprint: requestFingerprint(['publishChanges', id]),
-        },
-        (data: PublishChangesResult) => ({ status: 200, body: { success: true, data } }),
-        (step) => app.publish.publishChanges(user.id, id, step),
+      const answer = await publishEvents(request, 'publish_changes', id, () =>
+        idempotency.run(
+          {
+            userId: user.id,
+            key: idempotencyKeyOf(request),
+            fingerprint: requestFingerprint(['publishChanges', id]),
+          },
+          (data: PublishChangesResult) => ({ status: 200, body: { success: true, data } }),
+          (step) => app.publish.publishChanges(user.id, id, step),
+        ),
       );
       const result = (answer.body as { data: PublishChangesResult }).data;
+      if (!answer.replayed) {
+        await app.analytics.record(request, 'publish_changes_success', {
+          property_unique_id: id,
+          published_tasks: result.published_tasks.length,
+        });
+      }
       request.log.info(
         {
           userId: user.id,

@@ -649,7 +649,15 @@ describe('review and Welcome Aboard screens', () => {
     const task = await screen('task', lead.property_unique_id);
     const checklist = widget(task, 'checklist')!.contents as { tasks: { key: string; actions: unknown[] }[] };
     expect(checklist.tasks.find((t) => t.key === 'review')!.actions).toEqual([
-      { type: 'navigate', to: '/review', query: { property_unique_id: lead.property_unique_id } },
+      {
+        type: 'navigate',
+        to: '/review',
+        query: { property_unique_id: lead.property_unique_id },
+        analytics: {
+          event: 'checklist_task_add',
+          properties: { task: 'review', property_unique_id: lead.property_unique_id },
+        },
+      },
     ]);
   });
 });
