@@ -46,9 +46,11 @@ const screensDir = join(root, 'bff/screens');
  * not built in and react-router is its production build (−8 KB), the right-to-left styles load only for
  * Arabic (−2.4 KB). 229.0 KB before those, 324.4 KB before issue 13. The goal of issue 13 item 2 is
  * {@link SIGN_IN_GOAL}; what is left is mostly the stack itself (react-dom 63.6 KB, MUI with emotion and
- * stylis ≈50 KB, i18next 18 KB, react-router 12.7 KB: `npm run size -- --detail sign_up`).
+ * stylis ≈50 KB, i18next 18 KB, react-router 12.7 KB: `npm run size -- --detail sign_up`). 194.1 KB after
+ * the first page gained the error-report listeners and analytics blocks (issue 15), the widget-types header
+ * (issue 16) and two widgets in the registry.
  */
-export const SIGN_IN_BUDGET = 193_200;
+export const SIGN_IN_BUDGET = 194_600;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
