@@ -89,6 +89,38 @@ describe('campaign attribution (issue 15 item 6, SPEC §3)', () => {
     expect(await userUtm(garbage.phone)).toBeNull();
   });
 
+  it('is stored with each analytics event of the visit', async () => {
+    const utm = (await enter('utm_source=sms&utm_campaign=monsoon'))!;
+    const sessionId = '3f2c1e4a-9b7d-4c1e-8a2b-5d6e7f809a1b';
+    const res = await app.inject({
+      method: 'POST',
+      url: '/hms_ms/api/v1/analytics/events',
+      headers: { cookie: utm },
+      payload: {
+        events: [
+          { event: 'screen_view', at: new Date().toISOString(), session_id: sessionId, screen_id: 'sign_up' },
+          {
+            event: 'footer_account_click',
+            at: new Date().toISOString(),
+            session_id: sessionId,
+            properties: { utm_source: 'own' },
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const rows = await app.db
+      .selectFrom('analytics_events')
+      .select(['event', 'properties'])
+      .where('session_id', '=', sessionId)
+      .orderBy('event')
+      .execute();
+    expect(rows).toEqual([
+      { event: 'footer_account_click', properties: { utm_source: 'own', utm_campaign: 'monsoon' } },
+      { event: 'screen_view', properties: { utm_source: 'sms', utm_campaign: 'monsoon' } },
+    ]);
+  });
+
   it('is not set by API calls, only by pages', async () => {
     const res = await app.inject({ method: 'GET', url: '/hms_ms/api/v1/global_info?utm_source=api' });
     expect(res.cookies.find((c) => c.name === UTM_COOKIE)).toBeUndefined();

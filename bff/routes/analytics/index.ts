@@ -53,7 +53,9 @@ function checkedEvent(e: Event): Date {
 
 /**
  * POST /hms_ms/api/v1/analytics/events (public: signed in or out): stores a batch of at most 50 events in
- * `analytics_events`, with the signed-in user's id when the request has a session (issue 15 item 1).
+ * `analytics_events`, with the signed-in user's id when the request has a session (issue 15 item 1) and
+ * the visit's campaign (`utm_source`, `utm_medium`, `utm_campaign` of the `onboard_utm` cookie, item 6) among
+ * each event's properties, unless the event names them itself.
  * Answers 202 `{ accepted }`. A body outside api/analytics-events.schema.json (unknown fields, a
  * non-snake_case event name, more than 20 properties, a non-scalar value, a personal key) → 400
  * ONB_INVALID_INPUT and nothing is stored. Requests per client are capped by the global rate limit.
@@ -81,7 +83,8 @@ export default async function analyticsRoutes(app: FastifyInstance) {
         user_id: userId,
         session_id: e.session_id,
         event: e.event,
-        properties: JSON.stringify(e.properties ?? {}),
+        // The visit's campaign (issue 15 item 6: utm sent with analytics); the event's own properties win.
+        properties: JSON.stringify({ ...request.utm, ...e.properties }),
         screen_id: e.screen_id ?? null,
         occurred_at: checkedEvent(e),
       }));
