@@ -57,6 +57,7 @@ import languages from './data/languages.json' with { type: 'json' };
 import propertyTypes from './data/property-types.json' with { type: 'json' };
 import amenities from './data/amenities.json' with { type: 'json' };
 import { termsDisplay } from './terms-display';
+import { analyticsBlockProblem } from './analytics-catalogue';
 import { ScreenDefinitionError } from './definition-error';
 import { expandFragments, fileFragments, locate, type Expansion, type FragmentSource } from './fragments';
 
@@ -531,7 +532,8 @@ function relocate(err: unknown, file: string, def: ScreenDefinition): unknown {
 /**
  * Turns a definition document (parsed JSON, from a file or an upload alike) into a checked definition:
  * every `{"$use": fragment}` is put in place from `fragments` (bff/screens/fragments.ts), then the whole is
- * checked against schemas/screen-definition.schema.json and, when `expectedId` is given, its `screen_id`.
+ * checked against schemas/screen-definition.schema.json and, when `expectedId` is given, its `screen_id`,
+ * and its analytics blocks against the event catalogue (bff/screens/data/analytics-events.json).
  * `file` names the document in errors. Composing it for contexts is the next check ({@link composeDefinition}).
  * @throws ScreenDefinitionError naming the file (a fragment's, when the problem is in one) and JSON path.
  */
@@ -557,6 +559,13 @@ export function checkDefinition(
   const def = expanded as ScreenDefinition;
   if (expectedId !== undefined && def.screen_id !== expectedId) {
     throw new ScreenDefinitionError(file, '/screen_id', `must equal the file name '${expectedId}'`);
+  }
+  // Every event a block names, and each property it sends, is in the catalogue (issue 15 item 8).
+  const problem = analyticsBlockProblem(expanded);
+  if (problem) {
+    const at = locate(expansion, file, problem.path);
+    const site = at.site ? ` (used by ${at.site.file} at ${at.site.path})` : '';
+    throw new ScreenDefinitionError(at.file, at.path, `${problem.detail}${site}`);
   }
   if (expansion.origins.length) expansions.set(def, expansion);
   return def;

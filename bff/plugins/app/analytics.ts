@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import type { AnalyticsEventName } from '../../screens/analytics-catalogue';
 import { createAnalyticsForwarder, type AnalyticsForwarder } from '../../services/analytics-sink';
 import {
   ensureAnalyticsPartitions,
@@ -11,13 +12,13 @@ import {
 /** Server-side analytics (issue 15 item 1): events recorded where the state changes, and the sink. */
 export interface ServerAnalytics {
   /**
-   * Stores event `name` for the request's signed-in user (or `userId` when given: sign-in sets the user
+   * Stores event `name` (one of the catalogue, bff/screens/data/analytics-events.json) for the request's signed-in user (or `userId` when given: sign-in sets the user
    * after the request began), source `server`. Never rejects and never fails the request: a failure to
    * store is logged with the request id.
    */
   record(
     request: FastifyRequest,
-    name: string,
+    name: AnalyticsEventName,
     properties?: Record<string, EventValue>,
     userId?: string | null,
   ): Promise<void>;

@@ -1,0 +1,80 @@
+import catalogue from './data/analytics-events.json' with { type: 'json' };
+
+/** The name of an event listed in bff/screens/data/analytics-events.json (issue 15 item 8). */
+export type AnalyticsEventName = keyof typeof catalogue.events;
+
+/** An event of the catalogue: who sends it and the properties it may carry (name → what it holds). */
+export interface CatalogueEvent {
+  description: string;
+  source: 'browser' | 'definition' | 'server';
+  properties: Record<string, string>;
+}
+
+/** Every event of the catalogue by name. */
+export const analyticsEvents: Readonly<Record<string, CatalogueEvent>> = catalogue.events as Record<
+  string,
+  CatalogueEvent
+>;
+
+/** One problem of an analytics block: where (JSON path of the definition) and what. */
+export interface BlockProblem {
+  path: string;
+  detail: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The event names an `event` of a block can take when they are written in the definition: a literal, or
+ * both branches of an `$if`; a `$bind` / `$logic` (e.g. the location permission event named by
+ * flags.location_data_config.gaEventName) is decided at run time: null.
+ */
+function literalNames(event: unknown): string[] | null {
+  if (typeof event === 'string') return [event];
+  if (isRecord(event) && '$if' in event) {
+    const branches = [literalNames(event.then), literalNames(event.else)];
+    return branches.some((b) => b === null) ? null : (branches.flat() as string[]);
+  }
+  return null;
+}
+
+/**
+ * Checks every `analytics` block of a definition (after its fragments are in place) against the catalogue
+ * (issue 15 item 8): an event name written in the definition must be listed, and each property it sends
+ * must be one the listed event carries. Answers the first problem, or null. Pure.
+ */
+export function analyticsBlockProblem(value: unknown, path = ''): BlockProblem | null {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const problem = analyticsBlockProblem(value[i], `${path}/${i}`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'analytics' && isRecord(child)) {
+      const names = literalNames(child.event);
+      for (const name of names ?? []) {
+        const listed = analyticsEvents[name];
+        if (!listed)
+          return {
+            path: `${path}/analytics/event`,
+            detail: `unknown analytics event '${name}': list it in bff/screens/data/analytics-events.json`,
+          };
+        for (const property of Object.keys(isRecord(child.properties) ? child.properties : {})) {
+          if (!Object.hasOwn(listed.properties, property))
+            return {
+              path: `${path}/analytics/properties/${property}`,
+              detail: `analytics event '${name}' carries no property '${property}' in bff/screens/data/analytics-events.json`,
+            };
+        }
+      }
+      continue;
+    }
+    const problem = analyticsBlockProblem(child, `${path}/${key}`);
+    if (problem) return problem;
+  }
+  return null;
+}
