@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import type { Locale, PreviewCatalogue, PreviewCheck } from '../../schemas/generated/types';
 import { ShellHostContext, useShellHost, type ShellHost } from '../engine/host';
 import { Screen } from '../engine/screen';
-import { applyDocumentLanguage } from '../i18n/direction';
+import { applyDocumentLanguage, directionReady, loadRtlCache } from '../i18n/direction';
 import { i18n } from '../i18n/instance';
 import { isLocale } from '../i18n/languages';
 import { loadTranslations } from '../i18n/translations';
@@ -217,10 +217,14 @@ export function PreviewFrame(): ReactElement {
   const token = readToken();
 
   useEffect(() => {
-    // Not the app's setLanguage: the staff's own choice of language (localStorage) stays as it is.
-    applyDocumentLanguage(locale);
-    void i18n
-      .changeLanguage(locale)
+    // Not the app's setLanguage: the staff's own choice of language (localStorage) stays as it is. A
+    // right-to-left frame waits for its styles (loaded only for such languages), then sets `<html dir>`.
+    const styles = directionReady(locale) ? Promise.resolve() : loadRtlCache().catch(() => undefined);
+    void styles
+      .then(() => {
+        applyDocumentLanguage(locale);
+        return i18n.changeLanguage(locale);
+      })
       .then(() => loadTranslations(locale))
       .then(() => setLanguageReady(true));
   }, [locale]);
