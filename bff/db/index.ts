@@ -34,6 +34,7 @@ import * as m0016 from './migrations/0016-kyc-document-number';
 import * as m0017 from './migrations/0017-stored-files-idempotency';
 import * as m0018 from './migrations/0018-analytics-events';
 import * as m0019 from './migrations/0019-screen-versions';
+import * as m0022 from './migrations/0022-push-subscriptions';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import type { Database } from './schema';
 
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0017-stored-files-idempotency': m0017,
   '0018-analytics-events': m0018,
   '0019-screen-versions': m0019,
+  '0022-push-subscriptions': m0022,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -1883,6 +1883,51 @@ export interface PublishScreenVersionBody {
   rollout?: ScreenRollout;
 }
 /**
+ * Answer of getPushConfig: whether reminders by web push are on, and the VAPID public key the browser subscribes with (`applicationServerKey`, base64url of the uncompressed P-256 point); null when off (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushConfig".
+ */
+export interface PushConfig {
+  enabled: boolean;
+  vapid_public_key: string | null;
+}
+/**
+ * Body of deletePushSubscription: the endpoint of the subscription to forget (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushSubscriptionDeleteBody".
+ */
+export interface PushSubscriptionDeleteBody {
+  endpoint: string;
+}
+/**
+ * Body of savePushSubscription: the browser's PushSubscription as `PushSubscription.toJSON()` gives it (issue 15 item 5, SPEC §9 web push). The endpoint must be on an accepted push service (PUSH_SERVICE_HOSTS) over https.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushSubscriptionBody".
+ */
+export interface PushSubscriptionBody {
+  /**
+   * The push service's URL for this browser.
+   */
+  endpoint: string;
+  /**
+   * When the subscription expires (ms since the epoch), if the browser says; not used.
+   */
+  expirationTime?: number | null;
+  keys: {
+    /**
+     * The browser's P-256 public key (65 bytes, uncompressed point), base64url.
+     */
+    p256dh: string;
+    /**
+     * The 16-byte authentication secret, base64url.
+     */
+    auth: string;
+  };
+}
+/**
  * Body of verifyReferralCode and saveReferralCode: the code the owner typed (trimmed and compared case-insensitively).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
