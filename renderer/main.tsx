@@ -8,6 +8,7 @@ import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
 import { primeFirstScreen } from './shell/first-screen';
+import { registerServiceWorkerLater } from './engine/service-worker';
 import { loadGlobalInfo } from './shell/session';
 
 const locale = currentLocale();
@@ -18,6 +19,8 @@ void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
 // The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.
 preloadWidgetValidators(eagerWidgetTypes);
+// SPEC §9: web push starts after a 1 s delay (the worker only; permission is asked on a tap, never on load).
+registerServiceWorkerLater();
 
 const root = document.getElementById('root');
 if (root) {

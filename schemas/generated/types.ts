@@ -21,7 +21,8 @@ export type Action =
   | RefreshAction
   | SessionStartedAction
   | SetLanguageAction
-  | DownloadFileAction;
+  | DownloadFileAction
+  | EnableRemindersAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -556,6 +557,15 @@ export interface SetLanguageAction {
 export interface DownloadFileAction {
   type: 'download_file';
   endpoint: ApiPath;
+}
+/**
+ * Turn on reminders by web push for this browser (SPEC §9 web push, issue 15 item 5): only on the owner's tap, the browser asks for permission to show notifications, then the browser's push subscription is saved for the owner (savePushSubscription). The outcome is told in a toast: on, refused by the browser, not supported, or not available (no VAPID keys on the server). Fails (stopping later actions) unless reminders are on.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "EnableRemindersAction".
+ */
+export interface EnableRemindersAction {
+  type: 'enable_reminders';
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
