@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
 import { hashToken } from '../../services/sessions';
+import { createTranslations } from '../../services/translations';
 import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../test-support/push-service';
 import { PUSH_CONFIG_PATH, PUSH_SUBSCRIPTION_PATH } from '.';
@@ -317,5 +320,38 @@ describe('the reminder job', () => {
     ).toEqual([]);
     expect((await app.reminders.findDue()).map((d) => d.userId)).toContain(userId);
     expect(await subscriptionsOf(userId)).toHaveLength(1);
+  });
+});
+
+describe("the checklist's 'Remind me to finish'", () => {
+  it('is offered on an unpublished lead only while reminders are on and not turned off by a flag', async () => {
+    const catalogue = loadScreenCatalogue({
+      dir: defaultScreensDir,
+      translate: createTranslations().translate,
+    });
+    const config = { vapid, pushServiceHosts: ['127.0.0.1'], reminderCheckMs: 0 };
+    const on = await buildTestApp({ screens: catalogue, config });
+    const flaggedOff = await buildTestApp({
+      screens: catalogue,
+      config: { ...config, featureFlags: { web_push_reminders: false } },
+    });
+    const noKeys = await buildTestApp({ screens: catalogue });
+    const widgetsOf = async (server: FastifyInstance) => {
+      const cookie = await signInNewOwner(server);
+      const lead = await createTestLead(server, cookie);
+      const res = await server.inject({
+        url: `/hms_ms/api/v1/screens/task?property_unique_id=${lead.property_unique_id}`,
+        headers: { cookie, httpxoyolang: 'ar' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.widget_list as { id: string; contents: Record<string, unknown> }[];
+    };
+    const remind = (await widgetsOf(on)).find((w) => w.id === 'remind_me');
+    expect(remind?.contents).toMatchObject({
+      label: 'ذكّرني بالإكمال',
+      actions: [{ type: 'enable_reminders' }],
+    });
+    expect((await widgetsOf(flaggedOff)).map((w) => w.id)).not.toContain('remind_me');
+    expect((await widgetsOf(noKeys)).map((w) => w.id)).not.toContain('remind_me');
   });
 });
