@@ -2,13 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { eagerWidgetTypes } from './engine/registry';
 import { preloadWidgetValidators } from './engine/validation-schemas';
+import { SERVICE_WORKER_DELAY_MS } from '../widgets/reminder-button/service-worker-delay';
 import { applyDocumentLanguage } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
 import { primeFirstScreen } from './shell/first-screen';
-import { registerServiceWorkerLater } from './engine/service-worker';
 import { loadGlobalInfo } from './shell/session';
 
 const locale = currentLocale();
@@ -20,7 +20,11 @@ void loadGlobalInfo(appStore, window.location.pathname);
 // The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.
 preloadWidgetValidators(eagerWidgetTypes);
 // SPEC §9: web push starts after a 1 s delay (the worker only; permission is asked on a tap, never on load).
-registerServiceWorkerLater();
+// Its code loads then too, so the first screen's code does not carry it.
+setTimeout(
+  () => void import('../widgets/reminder-button/service-worker').then((m) => m.registerServiceWorker()),
+  SERVICE_WORKER_DELAY_MS,
+);
 
 const root = document.getElementById('root');
 if (root) {

@@ -260,9 +260,6 @@ async function runAction(action: Action, ctx: DispatchContext): Promise<boolean>
     case 'set_language':
       await ctx.host.setLanguage(action.language);
       return true;
-    case 'enable_reminders':
-      // Loaded on the tap: the sign-in route's code does not carry it.
-      return (await import('./reminders')).enableReminders(ctx);
     default: {
       const unknownAction: never = action;
       console.warn(`Unknown action ${JSON.stringify(unknownAction)}`);

@@ -21,8 +21,7 @@ export type Action =
   | RefreshAction
   | SessionStartedAction
   | SetLanguageAction
-  | DownloadFileAction
-  | EnableRemindersAction;
+  | DownloadFileAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -277,7 +276,8 @@ export type WidgetType =
   | 'social_login_buttons'
   | 'table'
   | 'thanks'
-  | 'exit_screen';
+  | 'exit_screen'
+  | 'reminder_button';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -355,6 +355,14 @@ export type ActionList7 = Action[];
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath5 = string;
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath6 = string;
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath7 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -557,15 +565,6 @@ export interface SetLanguageAction {
 export interface DownloadFileAction {
   type: 'download_file';
   endpoint: ApiPath;
-}
-/**
- * Turn on reminders by web push for this browser (SPEC §9 web push, issue 15 item 5): only on the owner's tap, the browser asks for permission to show notifications, then the browser's push subscription is saved for the owner (savePushSubscription). The outcome is told in a toast: on, refused by the browser, not supported, or not available (no VAPID keys on the server). Fails (stopping later actions) unless reminders are on.
- *
- * This interface was referenced by `AllSchemas`'s JSON-Schema
- * via the `definition` "EnableRemindersAction".
- */
-export interface EnableRemindersAction {
-  type: 'enable_reminders';
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
@@ -4509,6 +4508,38 @@ export interface ReferralHeaderContents {
    * Badge beside a verified code ('Verified').
    */
   verified_label?: string;
+}
+/**
+ * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReminderButtonContents".
+ */
+export interface ReminderButtonContents {
+  label: string;
+  variant?: 'contained' | 'outlined' | 'text';
+  config_endpoint: ApiPath6;
+  subscription_endpoint: ApiPath7;
+  /**
+   * While the browser's prompt is up.
+   */
+  asking_text: string;
+  /**
+   * Reminders are on for this browser.
+   */
+  on_text: string;
+  /**
+   * The browser refuses notifications.
+   */
+  refused_text: string;
+  /**
+   * No service worker, Push API or notifications.
+   */
+  not_supported_text: string;
+  /**
+   * The server has no VAPID keys.
+   */
+  unavailable_text: string;
 }
 /**
  * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).

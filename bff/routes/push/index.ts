@@ -46,7 +46,7 @@ export default async function pushRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Body: PushSubscriptionBody }>(
+  app.post<{ Body: PushSubscriptionBody }>(
     PUSH_SUBSCRIPTION_PATH,
     {
       schema: {

@@ -49,7 +49,7 @@ afterAll(async () => {
 
 const save = (body: unknown, cookie?: string, on = app) =>
   on.inject({
-    method: 'PUT',
+    method: 'POST',
     url: PUSH_SUBSCRIPTION_PATH,
     headers: cookie ? { cookie } : {},
     payload: body as object,
@@ -211,7 +211,7 @@ describe('push routes', () => {
   it('lists the routes in the OpenAPI document', async () => {
     const doc = (await app.inject('/hms_ms/api/openapi.json')).json();
     expect(doc.paths[PUSH_CONFIG_PATH].get.operationId).toBe('getPushConfig');
-    expect(doc.paths[PUSH_SUBSCRIPTION_PATH].put.operationId).toBe('savePushSubscription');
+    expect(doc.paths[PUSH_SUBSCRIPTION_PATH].post.operationId).toBe('savePushSubscription');
     expect(doc.paths[PUSH_SUBSCRIPTION_PATH].delete.operationId).toBe('deletePushSubscription');
   });
 });
@@ -344,12 +344,21 @@ describe("the checklist's 'Remind me to finish'", () => {
         headers: { cookie, httpxoyolang: 'ar' },
       });
       expect(res.statusCode, res.body).toBe(200);
-      return res.json().data.widget_list as { id: string; contents: Record<string, unknown> }[];
+      return res.json().data.widget_list as {
+        id: string;
+        widget_type: string;
+        contents: Record<string, unknown>;
+      }[];
     };
     const remind = (await widgetsOf(on)).find((w) => w.id === 'remind_me');
-    expect(remind?.contents).toMatchObject({
-      label: 'ذكّرني بالإكمال',
-      actions: [{ type: 'enable_reminders' }],
+    expect(remind).toMatchObject({
+      widget_type: 'reminder_button',
+      contents: {
+        label: 'ذكّرني بالإكمال',
+        subscription_endpoint: PUSH_SUBSCRIPTION_PATH,
+        config_endpoint: PUSH_CONFIG_PATH,
+        refused_text: 'الإشعارات محظورة لهذا الموقع. اسمح بها في إعدادات المتصفح لتصلك التذكيرات.',
+      },
     });
     expect((await widgetsOf(flaggedOff)).map((w) => w.id)).not.toContain('remind_me');
     expect((await widgetsOf(noKeys)).map((w) => w.id)).not.toContain('remind_me');
