@@ -36,10 +36,13 @@ const screensDir = join(root, 'bff/screens');
  * Budget of the sign-in route (sign_up and login, signed out), gzip bytes: what the route weighs today
  * (227.3 KB on sign_up and login, which now carry the same widgets: the role choice, e-mail and password
  * and the provider buttons come with the page; 231.6 KB before the shell's overlays lost MUI's transitions,
- * 324.4 KB before issue 13) and a little slack, so that it cannot grow unnoticed. The goal of
- * issue 13 item 2 is {@link SIGN_IN_GOAL}; lower this budget as the route comes closer to it.
+ * 324.4 KB before issue 13) and a little slack, so that it cannot grow unnoticed. Raised from 229.5 KB by
+ * 0.3 KB for reminders by web push (issue 15 item 5): the registry's entry for the lazy `reminder_button`
+ * widget and the service worker's registration 1 s after start (SPEC §9), which must be in the entry; the
+ * rest of it loads later. The goal of issue 13 item 2 is {@link SIGN_IN_GOAL}; lower this budget as the
+ * route comes closer to it.
  */
-export const SIGN_IN_BUDGET = 229_500;
+export const SIGN_IN_BUDGET = 229_800;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */

@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { eagerWidgetTypes } from './engine/registry';
 import { preloadWidgetValidators } from './engine/validation-schemas';
-import { SERVICE_WORKER_DELAY_MS } from '../widgets/reminder-button/service-worker-delay';
 import { applyDocumentLanguage } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
@@ -19,11 +18,12 @@ void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
 // The validators of the widgets that come with the page (the sign-in screen's) load while its payload does.
 preloadWidgetValidators(eagerWidgetTypes);
-// SPEC §9: web push starts after a 1 s delay (the worker only; permission is asked on a tap, never on load).
-// Its code loads then too, so the first screen's code does not carry it.
+// SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded
+// only then, so the first screen's code does not carry it. Permission to show notifications is asked only on
+// a tap ('Remind me to finish', widgets/reminder-button), never on load.
 setTimeout(
   () => void import('../widgets/reminder-button/service-worker').then((m) => m.registerServiceWorker()),
-  SERVICE_WORKER_DELAY_MS,
+  1000,
 );
 
 const root = document.getElementById('root');

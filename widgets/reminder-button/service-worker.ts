@@ -2,9 +2,8 @@
 export const SERVICE_WORKER_URL = '/propertyOnboard/sw.js';
 /** Its scope: the app's pages, so a reminder's tap can open the checklist in an app window. */
 export const SERVICE_WORKER_SCOPE = '/propertyOnboard/';
-import { SERVICE_WORKER_DELAY_MS } from './service-worker-delay';
-
-export { SERVICE_WORKER_DELAY_MS };
+/** SPEC §9: 'Web push starts after a 1 s delay' — the worker is registered this long after start (ms). */
+export const SERVICE_WORKER_DELAY_MS = 1000;
 
 /**
  * Registers the service worker that shows reminders (web push) and opens the checklist on a tap. Idempotent
@@ -20,9 +19,9 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration | nul
 
 /**
  * SPEC §9 'web push starts after a 1 s delay': registers the service worker {@link SERVICE_WORKER_DELAY_MS}
- * after the app starts, so the first screen is not slowed (renderer/main.tsx does the same and also loads
- * this module only then). It never asks for permission to show
- * notifications: that happens only on the owner's tap ('Remind me to finish', action `enable_reminders`).
+ * after the app starts, so the first screen is not slowed (renderer/main.tsx does the same, loading this
+ * module only then). It never asks for permission to show notifications: that happens only on the owner's
+ * tap ('Remind me to finish', the reminder_button widget).
  */
 export function registerServiceWorkerLater(delayMs = SERVICE_WORKER_DELAY_MS): void {
   setTimeout(() => void registerServiceWorker(), delayMs);
