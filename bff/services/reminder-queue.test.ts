@@ -51,7 +51,7 @@ describe('the reminder scheduler', () => {
     const lead = await createTestLead(app, cookie, { title: 'Villa Serena' });
     const sub = pushService.subscribe(vapid.publicKey);
     const saved = await app.inject({
-      method: 'PUT',
+      method: 'POST',
       url: PUSH_SUBSCRIPTION_PATH,
       headers: { cookie },
       payload: sub,
