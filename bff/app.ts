@@ -18,6 +18,7 @@ import otpPlugin from './plugins/app/otp';
 import passwordsPlugin from './plugins/app/passwords';
 import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
+import remindersPlugin from './plugins/app/reminders';
 import propertiesPlugin from './plugins/app/properties';
 import schemasPlugin, { lazySerializerFactory } from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
@@ -49,6 +50,7 @@ import leadRoutes from './routes/leads';
 import metaRoutes from './routes/meta';
 import placeRoutes from './routes/places';
 import publishRoutes from './routes/publish';
+import pushRoutes from './routes/push';
 import propertyRoutes from './routes/properties';
 import previewRoutes from './routes/preview';
 import screenRoutes, { SCREEN_BRAND } from './routes/screens';
@@ -298,6 +300,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     database: opts.db ? { kind: opts.db.kind, url: opts.db.url } : targetFromConfig(config),
   });
+  await app.register(remindersPlugin, {
+    config,
+    now,
+    database: opts.db
+      ? { kind: opts.db.kind, url: opts.db.url, ...(opts.db.schema ? { schema: opts.db.schema } : {}) }
+      : targetFromConfig(config),
+  });
   await app.register(swaggerPlugin);
 
   const loaded =
@@ -360,6 +369,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(propertyRoutes);
   await app.register(supportRoutes, { config });
   await app.register(analyticsRoutes);
+  await app.register(pushRoutes);
   await app.register(errorRoutes, { config });
   await app.register(funnelRoutes, { config, now });
   await app.register(telemetryRoutes, { tracing: config.tracing });

@@ -86,6 +86,16 @@ const envJsonSchema = {
     ERROR_REPORTS_PER_MINUTE: { type: 'integer', default: 30, minimum: 1 },
     SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
     SCREEN_VERSIONS_CHECK_MS: { type: 'integer', default: 1000, minimum: 0, maximum: 600000 },
+    VAPID_PUBLIC_KEY: { type: 'string', default: '' },
+    VAPID_PRIVATE_KEY: { type: 'string', default: '' },
+    VAPID_SUBJECT: { type: 'string', default: '', pattern: '^((mailto:|https://).+)?$' },
+    PUSH_SERVICE_HOSTS: {
+      type: 'string',
+      default: 'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
+    },
+    REMINDER_AFTER_MS: { type: 'integer', default: 2 * 24 * 3600 * 1000, minimum: 1 },
+    REMINDER_PERIOD_MS: { type: 'integer', default: 3 * 24 * 3600 * 1000, minimum: 1 },
+    REMINDER_CHECK_MS: { type: 'integer', default: 10 * 60 * 1000, minimum: 0 },
     SSO_JWKS_URL: { type: 'string', default: '', pattern: '^(https?://.+)?$' },
     SSO_ISSUER: { type: 'string', default: '' },
     SSO_AUDIENCE: { type: 'string', default: '' },
@@ -280,6 +290,25 @@ export interface Config {
    * publish reaches this one's owners within this time, without a restart.
    */
   screenVersionsCheckMs: number;
+  /**
+   * Reminders by web push (issue 15 item 5, SPEC §9): the VAPID key pair (VAPID_PUBLIC_KEY, base64url of
+   * the uncompressed P-256 point; VAPID_PRIVATE_KEY, base64url of the 32-byte scalar; as `npx web-push
+   * generate-vapid-keys` prints them) and VAPID_SUBJECT (`mailto:` or `https:` contact of the sender). Null
+   * when any is unset: reminders are off (the client is told so and no job runs).
+   */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /**
+   * Hosts of push services whose endpoints are accepted (PUSH_SERVICE_HOSTS, comma list; a host or any of its
+   * subdomains). The server POSTs to a subscription's endpoint, so only these are taken (no request to an
+   * address an owner chose). An endpoint must be https, except on a loopback host listed here (tests).
+   */
+  pushServiceHosts: string[];
+  /** A reminder is due when the owner's listing has had no progress for this long (REMINDER_AFTER_MS, default 2 days). */
+  reminderAfterMs: number;
+  /** At most one reminder per owner per this period (REMINDER_PERIOD_MS, default 3 days). */
+  reminderPeriodMs: number;
+  /** How often due reminders are looked for (REMINDER_CHECK_MS, default 10 minutes; 0: never, e.g. tests). */
+  reminderCheckMs: number;
   /** Support chat messages an owner may send per rolling minute (SUPPORT_MESSAGES_PER_MINUTE, default 10). */
   supportMessagesPerMinute: number;
   /**
@@ -563,6 +592,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     errorReportsPerMinute: raw.ERROR_REPORTS_PER_MINUTE,
     supportStreamHeartbeatMs: raw.SUPPORT_STREAM_HEARTBEAT_MS,
     screenVersionsCheckMs: raw.SCREEN_VERSIONS_CHECK_MS,
+    vapid:
+      raw.VAPID_PUBLIC_KEY && raw.VAPID_PRIVATE_KEY && raw.VAPID_SUBJECT
+        ? { publicKey: raw.VAPID_PUBLIC_KEY, privateKey: raw.VAPID_PRIVATE_KEY, subject: raw.VAPID_SUBJECT }
+        : null,
+    pushServiceHosts: raw.PUSH_SERVICE_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== ''),
+    reminderAfterMs: raw.REMINDER_AFTER_MS,
+    reminderPeriodMs: raw.REMINDER_PERIOD_MS,
+    reminderCheckMs: raw.REMINDER_CHECK_MS,
     sso: ssoFromRaw(raw),
     socialProviders: {
       google: socialProvider(

@@ -407,6 +407,17 @@ export const errorDefinitions = {
     key: 'errors.invalid_input',
     message: 'The screen definition is refused: see error.details.reasons',
   },
+  // Reminders by web push (issue 15 item 5).
+  ONB_REMINDERS_OFF: {
+    status: 404,
+    key: 'errors.reminders_off',
+    message: 'Reminders are not available right now.',
+  },
+  ONB_PUSH_SUBSCRIPTION_NOT_FOUND: {
+    status: 404,
+    key: 'errors.not_found',
+    message: 'This account has no such push subscription',
+  },
   ONB_LANGUAGE_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   ONB_LEAD_NOT_FOUND: {
     status: 404,

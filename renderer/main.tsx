@@ -24,6 +24,13 @@ void loadGlobalInfo(appStore, window.location.pathname);
 // Unless the first screen came in the page, the validators of the widgets that come with the page (the
 // sign-in screen's) load while its payload does.
 if (!first?.embedded) preloadWidgetValidators(eagerWidgetTypes);
+// SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded
+// only then, so the first screen's code does not carry it. Permission to show notifications is asked only on
+// a tap ('Remind me to finish', widgets/reminder-button), never on load.
+setTimeout(
+  () => void import('../widgets/reminder-button/service-worker').then((m) => m.registerServiceWorker()),
+  1000,
+);
 
 const draw = () => {
   const root = document.getElementById('root');

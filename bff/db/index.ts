@@ -37,6 +37,7 @@ import * as m0019 from './migrations/0019-screen-versions';
 import * as m0021 from './migrations/0021-live-photos-programs';
 import * as m0023 from './migrations/0023-utm';
 import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
+import * as m0022 from './migrations/0022-push-subscriptions';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0021-live-photos-programs': m0021,
   '0023-utm': m0023,
   '0020-analytics-partitions-error-groups': m0020,
+  '0022-push-subscriptions': m0022,
 };
 
 /** The in-code migration provider (no directory scanning, so it works from tsx and bundles alike). */

@@ -361,6 +361,8 @@ export interface Database {
   screen_releases: ScreenReleasesTable;
   screen_audit: ScreenAuditTable;
   error_groups: ErrorGroupsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_reminders: PushRemindersTable;
 }
 
 /**
@@ -563,4 +565,28 @@ export interface ScreenAuditTable {
   detail: ColumnType<Record<string, unknown>, string, string>;
   actor: string;
   at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Table `push_subscriptions` (migration 0022, issue 15 item 5): a browser's PushSubscription, per owner. */
+export interface PushSubscriptionsTable {
+  /** UUID. */
+  id: string;
+  /** The owner: `users.id`. */
+  user_id: string;
+  /** The push service's URL for this browser (unique; a capability: whoever holds it holds the browser). */
+  endpoint: string;
+  /** The browser's P-256 public key, base64url (RFC 8291 `ua_public`). */
+  p256dh: string;
+  /** The 16-byte authentication secret, base64url (RFC 8291 `auth_secret`). */
+  auth: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Table `push_reminders` (migration 0022): when the owner was last reminded, and about which property. */
+export interface PushRemindersTable {
+  /** `users.id`. */
+  user_id: string;
+  last_sent_at: Timestamp;
+  property_unique_id: string;
 }

@@ -52,6 +52,7 @@ export const widgetRegistry = {
   table: lazyWidget(() => import('../../widgets/table').then((m) => m.Table)),
   thanks: lazyWidget(() => import('../../widgets/thanks').then((m) => m.Thanks)),
   exit_screen: lazyWidget(() => import('../../widgets/exit-screen').then((m) => m.ExitScreen)),
+  reminder_button: lazyWidget(() => import('../../widgets/reminder-button').then((m) => m.ReminderButton)),
 } satisfies Record<WidgetType, WidgetComponent>;
 
 /**

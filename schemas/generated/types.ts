@@ -297,7 +297,8 @@ export type WidgetType =
   | 'social_login_buttons'
   | 'table'
   | 'thanks'
-  | 'exit_screen';
+  | 'exit_screen'
+  | 'reminder_button';
 /**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
@@ -383,6 +384,14 @@ export type ActionList8 = Action[];
  * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
  */
 export type ApiPath5 = string;
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath6 = string;
+/**
+ * An absolute path of a BFF endpoint on the same origin (e.g. '/hms_ms/api/v2/request_otp').
+ */
+export type ApiPath7 = string;
 
 /**
  * Go to a page of the app (same origin only).
@@ -2230,6 +2239,51 @@ export interface PublishScreenVersionBody {
   rollout?: ScreenRollout;
 }
 /**
+ * Answer of getPushConfig: whether reminders by web push are on, and the VAPID public key the browser subscribes with (`applicationServerKey`, base64url of the uncompressed P-256 point); null when off (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushConfig".
+ */
+export interface PushConfig {
+  enabled: boolean;
+  vapid_public_key: string | null;
+}
+/**
+ * Body of deletePushSubscription: the endpoint of the subscription to forget (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushSubscriptionDeleteBody".
+ */
+export interface PushSubscriptionDeleteBody {
+  endpoint: string;
+}
+/**
+ * Body of savePushSubscription: the browser's PushSubscription as `PushSubscription.toJSON()` gives it (issue 15 item 5, SPEC §9 web push). The endpoint must be on an accepted push service (PUSH_SERVICE_HOSTS) over https.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "PushSubscriptionBody".
+ */
+export interface PushSubscriptionBody {
+  /**
+   * The push service's URL for this browser.
+   */
+  endpoint: string;
+  /**
+   * When the subscription expires (ms since the epoch), if the browser says; not used.
+   */
+  expirationTime?: number | null;
+  keys: {
+    /**
+     * The browser's P-256 public key (65 bytes, uncompressed point), base64url.
+     */
+    p256dh: string;
+    /**
+     * The 16-byte authentication secret, base64url.
+     */
+    auth: string;
+  };
+}
+/**
  * Body of verifyReferralCode and saveReferralCode: the code the owner typed (trimmed and compared case-insensitively).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -3399,6 +3453,30 @@ export interface WebSignUpBody {
 export interface LatLng1 {
   lat: number;
   lng: number;
+}
+/**
+ * Every analytics event the product sends (issue 15 item 8): its name, who sends it and the properties it may carry. `npm run screens:check` refuses a screen definition whose analytics block names an event or a property that is not listed; the BFF records only listed events (its `record` is typed by this file).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "AnalyticsEventCatalogue".
+ */
+export interface AnalyticsEventCatalogue {
+  $schema?: string;
+  events: {
+    [k: string]: {
+      description: string;
+      /**
+       * browser: the shell or the engine sends it by itself; definition: an analytics block of a screen definition; server: the BFF records it where the state changes.
+       */
+      source: 'browser' | 'definition' | 'server';
+      /**
+       * The properties it may carry, each with what it holds (never personal data).
+       */
+      properties: {
+        [k: string]: string;
+      };
+    };
+  };
 }
 /**
  * Which brand a property is listed under (SPEC §1: hotels, and the holiday-home variant listed as 'OVH'): bff/screens/data/brands.json, checked when the server starts. A lead's brand follows its property_type and decides the wording of the screens (conditions on `brand`) and the status publishing gives it.
@@ -4926,6 +5004,38 @@ export interface ReferralHeaderContents {
    * Badge beside a verified code ('Verified').
    */
   verified_label?: string;
+}
+/**
+ * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ReminderButtonContents".
+ */
+export interface ReminderButtonContents {
+  label: string;
+  variant?: 'contained' | 'outlined' | 'text';
+  config_endpoint: ApiPath6;
+  subscription_endpoint: ApiPath7;
+  /**
+   * While the browser's prompt is up.
+   */
+  asking_text: string;
+  /**
+   * Reminders are on for this browser.
+   */
+  on_text: string;
+  /**
+   * The browser refuses notifications.
+   */
+  refused_text: string;
+  /**
+   * No service worker, Push API or notifications.
+   */
+  not_supported_text: string;
+  /**
+   * The server has no VAPID keys.
+   */
+  unavailable_text: string;
 }
 /**
  * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).

@@ -33,6 +33,7 @@ export const widgetValidators = {
   property_card: () => import('./validators/property_card.js'),
   redirect: () => import('./validators/redirect.js'),
   referral_header: () => import('./validators/referral_header.js'),
+  reminder_button: () => import('./validators/reminder_button.js'),
   social_login_buttons: () => import('./validators/social_login_buttons.js'),
   table: () => import('./validators/table.js'),
   text: () => import('./validators/text.js'),

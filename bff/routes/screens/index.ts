@@ -230,7 +230,12 @@ export default async function screenRoutes(
         review,
         properties,
         property,
-        flags: config.featureFlags,
+        // `flags.web_push_reminders`: reminders by web push are on (VAPID keys set) and not turned off by a
+        // feature flag of that name; the checklist offers 'Remind me to finish' only then (issue 15 item 5).
+        flags: {
+          ...config.featureFlags,
+          web_push_reminders: app.reminders.enabled && config.featureFlags.web_push_reminders !== false,
+        },
         user: request.user,
         lead: lead as unknown as Record<string, unknown> | null,
         params,

@@ -1,0 +1,1 @@
+export { ReminderButton } from './reminder-button';
