@@ -14,7 +14,8 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingSettings } from './settings';
 
 /** Paths never traced: health checks and static client files (they would drown the owners' requests). */
-const UNTRACED = /^\/(healthz|readyz)(\?|$)|^\/(assets|fonts|samples)\//;
+const UNTRACED =
+  /^\/(healthz|readyz)(\?|$)|^\/propertyOnboard\/(assets|fonts|samples)\/|^\/propertyOnboard\/[^/?]+\.(svg|png|ico|js)(\?|$)/;
 
 /**
  * Starts the tracer provider (OTLP/HTTP JSON export to `<endpoint>/v1/traces`, batched; parent-based

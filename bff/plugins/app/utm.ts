@@ -37,7 +37,8 @@ export function readUtm(source: unknown): Utm | null {
 
 /** Pages of the app (not the API, not static files): where an entry link lands. */
 const isPage = (request: FastifyRequest) =>
-  request.method === 'GET' && !/^\/(hms_ms|owner_ms|assets|fonts|samples|__)/.test(request.url);
+  request.method === 'GET' &&
+  !/^\/(hms_ms|owner_ms|__|propertyOnboard\/(assets|fonts|samples)\/)/.test(request.url);
 
 /**
  * Campaign attribution (issue 15 item 6, SPEC §3): a page opened with `utm_source`, `utm_medium` or
