@@ -168,7 +168,8 @@ test.describe('Truecaller', () => {
     await closeSheet(page);
     await expect(page.getByRole('heading', { name: 'Introduce your property' })).toBeVisible();
     await page.goto('/propertyOnboard/account');
-    await expect(page.getByText(`+${digits}`)).toBeVisible();
+    // Shown in the international format (issue 12 item 4).
+    await expect(page.getByText(shownPhone({ national: digits.slice(2) }))).toBeVisible();
   });
 
   test('falls back to the phone code when Truecaller is not installed', async ({ page }) => {
