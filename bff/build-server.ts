@@ -16,7 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { loadDefaultScreenCatalogue } from './app';
 import { migrateToLatest } from './db';
 import { createTranslations } from './services/translations';
@@ -47,19 +47,26 @@ const keepSourceUrls: Plugin = {
 };
 
 const started = performance.now();
-await build({
-  entryPoints: { server: join(root, 'bff', 'server.ts'), migrate: join(root, 'bff', 'migrate.ts') },
+/**
+ * What every server bundle shares: ES modules for Node 20 directly in dist/server, npm packages left in
+ * node_modules. One self-contained file per entry: `keepSourceUrls` writes each module's source address
+ * relative to that folder, which a module moved into a shared chunk (dist/server/chunks) would resolve from
+ * the wrong place (the PGlite image was not found, and an empty folder ran initdb).
+ */
+const serverBundle = {
   outdir,
   bundle: true,
-  // One self-contained file per entry, both directly in dist/server: `keepSourceUrls` writes each module's
-  // source address relative to that folder, which a module moved into a shared chunk (dist/server/chunks)
-  // would resolve from the wrong place (the PGlite image was not found, and an empty folder ran initdb).
   splitting: false,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   packages: 'external',
   sourcemap: 'linked',
+} as const satisfies BuildOptions;
+
+await build({
+  ...serverBundle,
+  entryPoints: { server: join(root, 'bff', 'server.ts'), migrate: join(root, 'bff', 'migrate.ts') },
   logLevel: 'warning',
   plugins: [keepSourceUrls],
 });
@@ -67,18 +74,11 @@ await build({
 // server, and it loads tracing.js (OpenTelemetry) only when tracing is on. Built without `keepSourceUrls`:
 // instrument.js finds tracing.js beside itself.
 await build({
+  ...serverBundle,
   entryPoints: {
     instrument: join(root, 'bff', 'telemetry', 'instrument.ts'),
     tracing: join(root, 'bff', 'telemetry', 'tracing.ts'),
   },
-  outdir,
-  bundle: true,
-  splitting: false,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
   logLevel: 'error',
 });
 const bundled = performance.now();

@@ -1,6 +1,11 @@
-import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { startServer, type BenchServer } from '../bench/server';
+import {
+  attributeOf,
+  SPAN_KIND,
+  startOtlpCollector,
+  type OtlpCollector,
+} from '../bff/test-support/otlp-collector';
 import { uniquePhone } from './helpers';
 
 /**
@@ -12,55 +17,24 @@ import { uniquePhone } from './helpers';
 const port = Number(process.env.E2E_PORT ?? 3210) + 1200;
 const collectorPort = port + 1;
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: { stringValue?: string } }[];
-}
-/** Spans received, with the service that sent them. */
-const received: { service: string; span: OtlpSpan }[] = [];
-const attribute = (span: OtlpSpan, key: string) =>
-  span.attributes?.find((a) => a.key === key)?.value.stringValue;
-
 test.use({ baseURL: `http://127.0.0.1:${port}` });
 
 let server: BenchServer;
-let collector: Server;
+let collector: OtlpCollector;
 test.beforeAll(async () => {
   // Its own server starts here; on two loaded cores that can take long.
   test.setTimeout(180_000);
-  collector = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceSpans: {
-          resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-          scopeSpans: { spans: OtlpSpan[] }[];
-        }[];
-      };
-      for (const r of body.resourceSpans) {
-        const service =
-          r.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
-        for (const s of r.scopeSpans) for (const span of s.spans) received.push({ service, span });
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(collectorPort, '127.0.0.1', resolve));
+  collector = await startOtlpCollector(collectorPort);
   server = await startServer(port, {
     NODE_ENV: 'test',
     RATE_LIMIT_MAX: '0',
     MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
   });
 });
 test.afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => collector?.close(resolve));
+  await collector?.close();
 });
 
 test("one trace goes from the browser's call to the server's database queries", async ({ page }) => {
@@ -77,24 +51,26 @@ test("one trace goes from the browser's call to the server's database queries", 
   });
 
   const browserCall = () =>
-    received.find(
+    collector.spans.find(
       (r) =>
         r.service === 'property-onboard-web' &&
-        (attribute(r.span, 'http.url') ?? attribute(r.span, 'url.full') ?? '').includes('/request_otp'),
+        (attributeOf(r.span, 'http.url') ?? attributeOf(r.span, 'url.full') ?? '').includes('/request_otp'),
     );
   await expect.poll(() => browserCall() !== undefined, { timeout: 30_000 }).toBe(true);
   const fetchSpan = browserCall()!.span;
-  const inTrace = () => received.filter((r) => r.span.traceId === fetchSpan.traceId);
+  const inTrace = () => collector.spans.filter((r) => r.span.traceId === fetchSpan.traceId);
   await expect
-    .poll(() => inTrace().some((r) => attribute(r.span, 'db.system.name') === 'postgresql'), {
+    .poll(() => inTrace().some((r) => attributeOf(r.span, 'db.system.name') === 'postgresql'), {
       timeout: 30_000,
     })
     .toBe(true);
   const serverSpans = inTrace().filter((r) => r.service === 'property-onboard-bff');
   // The BFF's request span is the child of the browser's fetch span.
-  expect(serverSpans.some((r) => r.span.kind === 2 && r.span.parentSpanId === fetchSpan.spanId)).toBe(true);
+  expect(
+    serverSpans.some((r) => r.span.kind === SPAN_KIND.server && r.span.parentSpanId === fetchSpan.spanId),
+  ).toBe(true);
   // And the document load was traced too.
-  expect(received.some((r) => r.service === 'property-onboard-web' && r.span.name === 'documentLoad')).toBe(
-    true,
-  );
+  expect(
+    collector.spans.some((r) => r.service === 'property-onboard-web' && r.span.name === 'documentLoad'),
+  ).toBe(true);
 });

@@ -1,25 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  attributeOf,
+  SPAN_KIND,
+  startOtlpCollector,
+  type OtlpCollector,
+} from '../../bff/test-support/otlp-collector';
 import { freePort, SERVER, waitFor200 } from './topology';
-
-/** One span of an OTLP/HTTP JSON export (the fields read here). */
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes?: { key: string; value: { stringValue?: string } }[];
-}
-const SPAN_KIND_SERVER = 2;
-const SPAN_KIND_CLIENT = 3;
-const attribute = (span: OtlpSpan, key: string) =>
-  span.attributes?.find((a) => a.key === key)?.value.stringValue;
 
 /**
  * Tracing of the built server (issue 15 item 4), as `npm run serve` starts it (`--import
@@ -28,28 +19,14 @@ const attribute = (span: OtlpSpan, key: string) =>
  * and the database's spans (PGlite, the embedded default) belong to it.
  */
 describe('tracing of the built server', () => {
-  const spans: OtlpSpan[] = [];
-  const paths: string[] = [];
-  let collector: Server;
+  let collector: OtlpCollector;
   let child: ChildProcess;
   let url: string;
   const dataDir = mkdtempSync(join(tmpdir(), 'tracing-'));
+  const spans = () => collector.spans.map((r) => r.span);
 
   beforeAll(async () => {
-    collector = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[];
-        };
-        for (const r of body.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    const collectorPort = await freePort();
-    await new Promise<void>((resolve) => collector.listen(collectorPort, '127.0.0.1', resolve));
+    collector = await startOtlpCollector();
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, ['--import', join(SERVER, '..', 'instrument.js'), SERVER], {
@@ -60,7 +37,7 @@ describe('tracing of the built server', () => {
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         DATA_DIR: dataDir,
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collectorPort}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -73,7 +50,7 @@ describe('tracing of the built server', () => {
       child.kill('SIGTERM');
       await exited;
     }
-    await new Promise((resolve) => collector?.close(resolve));
+    await collector?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -88,21 +65,21 @@ describe('tracing of the built server', () => {
     expect(res.status).toBe(200);
     // The spans arrive in batches (every second): wait for the database's.
     await expect
-      .poll(() => spans.filter((s) => s.traceId === traceId && s.kind === SPAN_KIND_CLIENT).length, {
+      .poll(() => spans().filter((s) => s.traceId === traceId && s.kind === SPAN_KIND.client).length, {
         timeout: 30_000,
       })
       .toBeGreaterThan(0);
-    const trace = spans.filter((s) => s.traceId === traceId);
-    const server = trace.find((s) => s.kind === SPAN_KIND_SERVER && s.parentSpanId === browserSpanId);
+    const trace = spans().filter((s) => s.traceId === traceId);
+    const server = trace.find((s) => s.kind === SPAN_KIND.server && s.parentSpanId === browserSpanId);
     expect(server, JSON.stringify(trace.map((s) => s.name))).toBeDefined();
-    const queries = trace.filter((s) => attribute(s, 'db.system.name') === 'postgresql');
+    const queries = trace.filter((s) => attributeOf(s, 'db.system.name') === 'postgresql');
     expect(queries.length).toBeGreaterThan(0);
     // Parameterised SQL only: the phone number never leaves the server.
-    for (const q of queries) expect(attribute(q, 'db.query.text')).not.toContain('9812345670');
+    for (const q of queries) expect(attributeOf(q, 'db.query.text')).not.toContain('9812345670');
     // Every span of the trace descends from the browser's span.
     const ids = new Set([browserSpanId, ...trace.map((s) => s.spanId)]);
     for (const s of trace) expect(ids.has(s.parentSpanId ?? '')).toBe(true);
-    expect(paths[0]).toMatch(/^POST \/v1\/traces application\/json/);
+    expect(collector.requests[0]).toMatch(/^POST \/v1\/traces application\/json/);
   });
 
   it('does not trace health checks', async () => {
@@ -115,7 +92,7 @@ describe('tracing of the built server', () => {
     await fetch(`${url}/hms_ms/api/v1/global_info`, {
       headers: { traceparent: `00-${after}-${randomBytes(8).toString('hex')}-01` },
     });
-    await expect.poll(() => spans.some((s) => s.traceId === after), { timeout: 30_000 }).toBe(true);
-    expect(spans.some((s) => s.traceId === traceId)).toBe(false);
+    await expect.poll(() => spans().some((s) => s.traceId === after), { timeout: 30_000 }).toBe(true);
+    expect(spans().some((s) => s.traceId === traceId)).toBe(false);
   });
 });
