@@ -12,9 +12,10 @@ import {
 } from '@opentelemetry/sdk-trace-web';
 import { onCLS, onINP, onLCP, type Metric } from 'web-vitals';
 import type { GlobalInfo } from '../../schemas/generated/types';
+import { ANALYTICS_ENDPOINT } from './analytics';
 
-/** The calls never traced: the exports themselves and the analytics beacons. */
-const UNTRACED = [/\/hms_ms\/api\/v1\/telemetry\//, /\/hms_ms\/api\/v1\/analytics\//];
+/** A pattern matching `path` anywhere in a URL (its characters taken literally). */
+const pathPattern = (path: string) => new RegExp(path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
 /**
  * Performance tracing in the browser (issue 15 item 4), started when global info carries `tracing` (the
@@ -37,7 +38,11 @@ export function startBrowserTracing(settings: NonNullable<GlobalInfo['tracing']>
   provider.register();
   registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: [new DocumentLoadInstrumentation(), new FetchInstrumentation({ ignoreUrls: UNTRACED })],
+    instrumentations: [
+      new DocumentLoadInstrumentation(),
+      // Never traced: the exports themselves and the analytics beacons (matched within the whole URL).
+      new FetchInstrumentation({ ignoreUrls: [settings.traces_path, ANALYTICS_ENDPOINT].map(pathPattern) }),
+    ],
   });
   const tracer = trace.getTracer('property-onboard-web');
   const report = (metric: Metric) => {

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Box, LinearProgress, Typography } from '@mui/material';
 import type { ExitScreenContents } from '../../schemas/generated/types';
 import { LinkActionButton } from '../link-action-button';
+import { TitledList } from '../titled-list';
 import type { WidgetProps } from '../widget-props';
 
 /**
@@ -49,31 +50,7 @@ export function ExitScreen({ contents, dispatch }: WidgetProps<ExitScreenContent
           />
         </Box>
       )}
-      {contents.remaining && contents.remaining.length > 0 && (
-        <Box>
-          {contents.remaining_title && (
-            <Typography id={`${id}-remaining`} variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-              {contents.remaining_title}
-            </Typography>
-          )}
-          <Box
-            component="ul"
-            aria-labelledby={contents.remaining_title ? `${id}-remaining` : undefined}
-            sx={{ marginBlock: 1, paddingInlineStart: 3 }}
-          >
-            {contents.remaining.map((task) => (
-              <Typography
-                key={task}
-                component="li"
-                variant="body2"
-                sx={{ marginBlock: 0.5, overflowWrap: 'anywhere' }}
-              >
-                {task}
-              </Typography>
-            ))}
-          </Box>
-        </Box>
-      )}
+      <TitledList title={contents.remaining_title} items={contents.remaining} />
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, marginBlockStart: 1 }}>
         <LinkActionButton action={contents.stay_action} dispatch={dispatch} fullWidth />
         <LinkActionButton action={contents.leave_action} dispatch={dispatch} variant="outlined" fullWidth />

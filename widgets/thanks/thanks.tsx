@@ -3,6 +3,7 @@ import { Box, Typography } from '@mui/material';
 import type { ThanksContents } from '../../schemas/generated/types';
 import { LinkActionButton } from '../link-action-button';
 import { PhoneAwareText } from '../phone-text';
+import { TitledList } from '../titled-list';
 import type { WidgetProps } from '../widget-props';
 
 /** The success mark: a tick in a circle, decorative (the title says what happened). */
@@ -36,16 +37,16 @@ function SuccessMark() {
  * heading, then the primary action (contained) and the optional secondary one (text), full width on a phone.
  */
 export function Thanks({ contents, dispatch }: WidgetProps<ThanksContents>) {
-  const stepsId = useId();
+  const titleId = useId();
   return (
     <Box
       component="section"
-      aria-labelledby={`${stepsId}-title`}
+      aria-labelledby={`${titleId}-title`}
       sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, paddingBlock: 3 }}
     >
       <SuccessMark />
       <Typography
-        id={`${stepsId}-title`}
+        id={`${titleId}-title`}
         variant="h5"
         component="h1"
         sx={{ fontWeight: 600, textAlign: 'center', overflowWrap: 'anywhere' }}
@@ -96,31 +97,7 @@ export function Thanks({ contents, dispatch }: WidgetProps<ThanksContents>) {
           ))}
         </Box>
       )}
-      {contents.next_steps && contents.next_steps.length > 0 && (
-        <Box sx={{ inlineSize: '100%' }}>
-          {contents.next_steps_title && (
-            <Typography id={`${stepsId}-steps`} variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-              {contents.next_steps_title}
-            </Typography>
-          )}
-          <Box
-            component="ol"
-            aria-labelledby={contents.next_steps_title ? `${stepsId}-steps` : undefined}
-            sx={{ marginBlock: 1, paddingInlineStart: 3 }}
-          >
-            {contents.next_steps.map((step) => (
-              <Typography
-                key={step}
-                component="li"
-                variant="body2"
-                sx={{ marginBlock: 0.75, overflowWrap: 'anywhere' }}
-              >
-                {step}
-              </Typography>
-            ))}
-          </Box>
-        </Box>
-      )}
+      <TitledList title={contents.next_steps_title} items={contents.next_steps} ordered />
       {(contents.primary_action || contents.secondary_action) && (
         <Box
           sx={{ inlineSize: '100%', display: 'flex', flexDirection: 'column', gap: 1, marginBlockStart: 1 }}

@@ -14,9 +14,9 @@ declare module 'fastify' {
 export const UTM_COOKIE = 'onboard_utm';
 /** The campaign parameters read (SPEC §3). */
 export const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
-/** Longest value kept, in characters; a longer one is dropped. */
+/** Longest value kept, in characters; a longer one is dropped (ours: SPEC §3 names the parameters, no limit). */
 const MAX_LENGTH = 100;
-/** How long the campaign is kept without a new one, in seconds. */
+/** How long the campaign is kept without a new one, in seconds (30 days; ours, SPEC §3 gives no period). */
 const MAX_AGE_S = 30 * 24 * 3600;
 /** A value kept: 1–100 printable characters (no control characters). */
 const VALUE = new RegExp(`^[^\\p{Cc}]{1,${MAX_LENGTH}}$`, 'u');

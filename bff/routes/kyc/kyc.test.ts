@@ -58,6 +58,15 @@ async function recognised(id: string, data: Buffer, idType: string, headers: Rec
   return got.json<{ data: { document: KycDocument } }>().data.document;
 }
 
+/** The stored document rows of the lead `id` (property_unique_id). */
+const documentRowsOf = (id: string) =>
+  app.db
+    .selectFrom('lead_kyc_documents')
+    .innerJoin('leads', 'leads.id', 'lead_kyc_documents.lead_id')
+    .select('lead_kyc_documents.id')
+    .where('leads.property_unique_id', '=', id)
+    .execute();
+
 const save = (id: string, data: Record<string, unknown>, version: number, draft: boolean, cookie = owner) =>
   app.inject({ method: 'PUT', url: kyc(id), headers: { cookie }, payload: { data, version, draft } });
 
@@ -199,13 +208,7 @@ describe('KYC documents', () => {
     expect(again.json<{ data: { document: KycDocument } }>().data.document.document_id).toBe(
       first.json<{ data: { document: KycDocument } }>().data.document.document_id,
     );
-    const rows = await app.db
-      .selectFrom('lead_kyc_documents')
-      .innerJoin('leads', 'leads.id', 'lead_kyc_documents.lead_id')
-      .select('lead_kyc_documents.id')
-      .where('leads.property_unique_id', '=', id)
-      .execute();
-    expect(rows).toHaveLength(1);
+    expect(await documentRowsOf(id)).toHaveLength(1);
 
     const small = await sharp({ create: { width: 500, height: 320, channels: 3, background: '#fff' } })
       .jpeg()
@@ -238,13 +241,7 @@ describe('KYC documents', () => {
     const reused = await upload(id, other, { clientUploadId, headers });
     expect(reused.statusCode).toBe(422);
     expect(reused.json<{ error: { code: string } }>().error.code).toBe('ONB_IDEMPOTENCY_KEY_REUSED');
-    const rows = await app.db
-      .selectFrom('lead_kyc_documents')
-      .innerJoin('leads', 'leads.id', 'lead_kyc_documents.lead_id')
-      .select('lead_kyc_documents.id')
-      .where('leads.property_unique_id', '=', id)
-      .execute();
-    expect(rows).toHaveLength(1);
+    expect(await documentRowsOf(id)).toHaveLength(1);
     await app.kyc.idle();
   }, 60_000);
 });

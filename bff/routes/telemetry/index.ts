@@ -5,9 +5,9 @@ import { errorResponses, ok, ref } from '../responses';
 
 /** Where the browser posts its spans (global_info `tracing.traces_path`). */
 export const BROWSER_TRACES_PATH = '/hms_ms/api/v1/telemetry/traces';
-/** The largest batch of spans accepted, in bytes. */
+/** The largest batch of spans accepted, in bytes (512 KiB; ours: the browser batches a few dozen spans). */
 const TRACES_BODY_LIMIT = 512 * 1024;
-/** How long forwarding one batch to the collector may take, in ms. */
+/** How long forwarding one batch to the collector may take, in ms (ours: the OTLP exporters' default 10 s, halved). */
 const FORWARD_TIMEOUT_MS = 5_000;
 
 /**
