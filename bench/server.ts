@@ -43,7 +43,13 @@ export async function startServer(
   // node itself (not npx) so that stopping the child stops the server and frees the port.
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', './dist/server/instrument.js', 'dist/server/server.js'],
+    // BENCH_SERVER_NODE_ARGS: extra node options for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    [
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      './dist/server/instrument.js',
+      'dist/server/server.js',
+    ],
     {
       env: {
         ...process.env,

@@ -38,6 +38,7 @@ import * as m0021 from './migrations/0021-live-photos-programs';
 import * as m0023 from './migrations/0023-utm';
 import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
 import * as m0022 from './migrations/0022-push-subscriptions';
+import { cachedReadsDialect, type ReadCacheStats } from './cached-reads';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
@@ -110,6 +111,8 @@ export interface DatabaseHandle {
    * 7–9 s of CPU, issue 13 item 5) or `existing` (a folder that already held a database). Absent: PostgreSQL.
    */
   origin?: 'image' | 'initdb' | 'existing';
+  /** PGlite: the counters of its read cache (`cached-reads.ts`). Absent: PostgreSQL, which has none. */
+  readCache?: () => ReadCacheStats;
   close(): Promise<void>;
 }
 
@@ -233,7 +236,8 @@ export function connectDatabase(
     const image = empty ? pgliteImage() : undefined;
     const options = { startParams: [...PGLITE_START_PARAMS], ...(image ? { loadDataDir: image } : {}) };
     const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
-    const plain = new PGliteDialect(client);
+    // Reads answered from memory until the next write: exact, as this process is PGlite's one writer.
+    const { dialect: plain, stats } = cachedReadsDialect(new PGliteDialect(client));
     const dialect = target.traced ? tracedDialect(plain) : plain;
     const db = new Kysely<Database>({ dialect: limits ? boundedDialect(dialect, limits) : dialect });
     const opened = client.waitReady;
@@ -244,6 +248,7 @@ export function connectDatabase(
       kind: 'pglite',
       opened,
       origin: image ? 'image' : empty ? 'initdb' : 'existing',
+      readCache: stats,
       // Migrations run on their own unbounded driver over the same client, before any request is served.
       migrate: async () => {
         const unbounded = new Kysely<Database>({ dialect: new PGliteDialect(client) });

@@ -1,0 +1,201 @@
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  Dialect,
+  Driver,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+
+/**
+ * Entries the read cache keeps, least recently used dropped first. Ours, not the SPEC's: a signed-in
+ * screen reads two rows (session with user, lead with sections), so 500 entries hold the reads of a few
+ * hundred owners between two writes.
+ */
+export const READ_CACHE_ENTRIES = 500;
+/** Results with more rows than this are not kept (ours: the per-request reads are one row each). */
+export const READ_CACHE_MAX_ROWS = 100;
+
+/**
+ * A read the cache may answer: a plain SELECT whose result depends on the tables only, not on the clock,
+ * chance, a sequence, locks or settings (`now()`, `random()`, `nextval`, `pg_*` functions, `FOR UPDATE`).
+ */
+export function isCacheableRead(sql: string): boolean {
+  return (
+    /^\s*select\b/i.test(sql) &&
+    !/\b(now|random|nextval|setval|currval|clock_timestamp|statement_timestamp|transaction_timestamp|timeofday|gen_random_uuid|txid_current|set_config)\s*\(|\bcurrent_(date|time|timestamp)\b|\blocaltime(stamp)?\b|\bpg_\w+\s*\(|\bfor\s+(update|share|no\s+key|key)\b/i.test(
+      sql,
+    )
+  );
+}
+
+/** The cache key of a query, or null when a parameter is not a plain value (a Buffer, an object). */
+function keyOf(query: CompiledQuery): string | null {
+  const parts: string[] = [query.sql];
+  for (const p of query.parameters) {
+    if (p === null || p === undefined) parts.push('\u0001null');
+    else if (typeof p === 'string') parts.push(`s${p}`);
+    else if (typeof p === 'number' || typeof p === 'boolean' || typeof p === 'bigint')
+      parts.push(`${(typeof p)[0]}${String(p)}`);
+    else if (p instanceof Date) parts.push(`d${p.getTime()}`);
+    else return null;
+  }
+  return parts.join('\u0000');
+}
+
+interface Entry {
+  generation: number;
+  result: QueryResult<unknown>;
+}
+
+/** State shared by the driver and its connections. */
+class ReadCache {
+  /** Bumped by every statement that is not a cacheable read, and by every commit and rollback. */
+  generation = 0;
+  /** Connections inside a transaction: nothing is answered from or kept in the cache there. */
+  readonly inTransaction = new WeakSet<DatabaseConnection>();
+  readonly entries = new Map<string, Entry>();
+  hits = 0;
+  misses = 0;
+
+  get(key: string): QueryResult<unknown> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.generation !== this.generation) return undefined;
+    this.entries.set(key, entry);
+    return entry.result;
+  }
+
+  set(key: string, result: QueryResult<unknown>, generation: number) {
+    if (generation !== this.generation || result.rows.length > READ_CACHE_MAX_ROWS) return;
+    this.entries.delete(key);
+    this.entries.set(key, { generation, result });
+    if (this.entries.size > READ_CACHE_ENTRIES) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+  }
+
+  invalidate() {
+    this.generation++;
+    this.entries.clear();
+  }
+}
+
+class CachedConnection implements DatabaseConnection {
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly cache: ReadCache,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const cache = this.cache;
+    const key = !cache.inTransaction.has(this) && isCacheableRead(query.sql) ? keyOf(query) : null;
+    if (key === null) {
+      if (!isCacheableRead(query.sql)) cache.invalidate();
+      try {
+        return await this.inner.executeQuery<R>(query);
+      } finally {
+        if (!isCacheableRead(query.sql)) cache.invalidate();
+      }
+    }
+    const kept = cache.get(key);
+    if (kept) {
+      cache.hits++;
+      // A copy: callers may change the rows they get.
+      return structuredClone(kept) as QueryResult<R>;
+    }
+    cache.misses++;
+    const generation = cache.generation;
+    const result = await this.inner.executeQuery<R>(query);
+    cache.set(key, structuredClone(result) as QueryResult<unknown>, generation);
+    return result;
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    this.cache.invalidate();
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+class CachedDriver implements Driver {
+  private readonly wrapped = new WeakMap<DatabaseConnection, CachedConnection>();
+  constructor(
+    private readonly inner: Driver,
+    readonly cache: ReadCache,
+  ) {}
+  init() {
+    return this.inner.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const conn = await this.inner.acquireConnection();
+    let cached = this.wrapped.get(conn);
+    if (!cached) {
+      cached = new CachedConnection(conn, this.cache);
+      this.wrapped.set(conn, cached);
+    }
+    return cached;
+  }
+  private unwrap(conn: DatabaseConnection): DatabaseConnection {
+    return conn instanceof CachedConnection ? conn.inner : conn;
+  }
+  async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings) {
+    this.cache.inTransaction.add(conn);
+    this.cache.invalidate();
+    await this.inner.beginTransaction(this.unwrap(conn), settings);
+  }
+  async commitTransaction(conn: DatabaseConnection) {
+    try {
+      await this.inner.commitTransaction(this.unwrap(conn));
+    } finally {
+      this.cache.inTransaction.delete(conn);
+      this.cache.invalidate();
+    }
+  }
+  async rollbackTransaction(conn: DatabaseConnection) {
+    try {
+      await this.inner.rollbackTransaction(this.unwrap(conn));
+    } finally {
+      this.cache.inTransaction.delete(conn);
+      this.cache.invalidate();
+    }
+  }
+  releaseConnection(conn: DatabaseConnection) {
+    return this.inner.releaseConnection(this.unwrap(conn));
+  }
+  destroy() {
+    return this.inner.destroy();
+  }
+}
+
+/** Counters of a read cache, for tests and the bench. */
+export interface ReadCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+}
+
+/**
+ * `dialect` whose plain reads are answered from memory until the next write (issue 13 item 6: on PGlite the
+ * session and lead queries of every signed-in request ran on the event loop, ≈56 % of its CPU).
+ *
+ * Exact only when this process is the database's one writer, as with PGlite (embedded: one process opens
+ * its folder, and its driver hands out one connection at a time): every statement that is not a
+ * cacheable read ({@link isCacheableRead}), every transaction's start, commit and rollback, drops the whole
+ * cache, so a read never answers what an earlier write changed. Reads inside a transaction always go to the
+ * database. Never use it over PostgreSQL, where other instances write too.
+ *
+ * Returns the dialect and a function giving its counters.
+ */
+export function cachedReadsDialect(dialect: Dialect): { dialect: Dialect; stats: () => ReadCacheStats } {
+  const cache = new ReadCache();
+  return {
+    dialect: {
+      createAdapter: () => dialect.createAdapter(),
+      createDriver: () => new CachedDriver(dialect.createDriver(), cache),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+    },
+    stats: () => ({ hits: cache.hits, misses: cache.misses, entries: cache.entries.size }),
+  };
+}
