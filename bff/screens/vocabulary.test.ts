@@ -52,11 +52,65 @@ describe('the editors’ vocabulary of screen definitions', () => {
     expect(fragment({ value: { $t: 'screens.task_details.nope' } })).toBe(false);
   });
 
+  it('flags an analytics event the catalogue does not list, on a widget, in an action and in a fragment', () => {
+    const tap = (event: unknown) => ({
+      type: 'navigate',
+      to: '/kyc',
+      analytics: { event, properties: { task: 'kyc' } },
+    });
+    const doc = {
+      screen_id: 'probe',
+      widget_list: [
+        { id: 'a', widget_type: 'text', contents: { text: 'x' }, analytics: { event: 'checklist_staus' } },
+        { id: 'b', widget_type: 'button', contents: { label: 'x', actions: [tap('checklist_task_ad')] } },
+        {
+          id: 'c',
+          widget_type: 'button',
+          contents: {
+            label: 'x',
+            actions: [
+              tap({ $if: { var: 'done' }, then: 'checklist_task_edit', else: 'checklist_task_adds' }),
+            ],
+          },
+        },
+      ],
+    };
+    expect(definition(doc)).toBe(false);
+    const errors = paths(definition);
+    expect(errors).toContain('/widget_list/0/analytics/event enum');
+    expect(errors).toContain('/widget_list/1/contents/actions/0/analytics/event enum');
+    expect(errors).toContain('/widget_list/2/contents/actions/0/analytics/event/else enum');
+    expect(errors.some((e) => e.includes('/event/then'))).toBe(false);
+    // Listed names, a computed name and a fragment's ${param} pass.
+    const listed = {
+      screen_id: 'probe',
+      widget_list: [
+        { id: 'a', widget_type: 'text', contents: { text: 'x' }, analytics: { event: 'checklist_status' } },
+        {
+          id: 'b',
+          widget_type: 'button',
+          contents: { label: 'x', actions: [tap('checklist_task_add'), tap({ $bind: 'flags.event_name' })] },
+        },
+      ],
+    };
+    expect(definition(listed), paths(definition).join('; ')).toBe(true);
+    expect(fragment({ params: { name: {} }, value: tap('${name}') })).toBe(true);
+    expect(fragment({ value: tap('checklist_task_nope') })).toBe(false);
+    expect(paths(fragment)).toContain('/value/analytics/event enum');
+  });
+
   it('the server does not rely on the enums: a key added since the last gen:types still loads', () => {
     const server = createAjv().getSchema('screen-definition.schema.json') as ValidateFunction;
     const doc = {
       screen_id: 'probe',
-      widget_list: [{ id: 'a', widget_type: 'text', contents: { text: { $t: 'screens.brand_new_key' } } }],
+      widget_list: [
+        {
+          id: 'a',
+          widget_type: 'text',
+          contents: { text: { $t: 'screens.brand_new_key' } },
+          analytics: { event: 'brand_new_event' },
+        },
+      ],
     };
     expect(definition(doc)).toBe(false);
     expect(server(doc)).toBe(true);

@@ -34,7 +34,7 @@ export const LEAD_STATUS_UNDER_REVIEW = 'UNDER_REVIEW' as const;
 /** The tasks publishing needs completed: every checklist task but review itself (issue 6 contract). */
 export const TASKS_BEFORE_PUBLISH: readonly ChecklistTask[] = CHECKLIST_TASKS.filter((t) => t !== 'review');
 
-/** Where the owner edits each task (the checklist's own actions, bff/screens/task.json). */
+/** Where the owner edits each task (the checklist's own actions, bff/screens/task/checklist/). */
 function editOf(task: ChecklistTask, propertyUniqueId: string): ReviewBucket['edit'] {
   const query = { property_unique_id: propertyUniqueId };
   switch (task) {

@@ -304,6 +304,32 @@ export type WidgetType =
  */
 export type JsonLogic1 = {} | boolean;
 /**
+ * An event of bff/screens/data/analytics-events.json (the README's "Analytics" lists them); a new one is listed there first.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "ListedAnalyticsEvent".
+ */
+export type ListedAnalyticsEvent =
+  | 'checklist_status'
+  | 'checklist_task_add'
+  | 'checklist_task_edit'
+  | 'checklist_task_submitted'
+  | 'contract_accepted'
+  | 'footer_account_click'
+  | 'footer_my_properties_click'
+  | 'lead_created'
+  | 'location_permission'
+  | 'photo_uploaded'
+  | 'publish_changes_error'
+  | 'publish_changes_success'
+  | 'publish_error'
+  | 'publish_success'
+  | 'screen_view'
+  | 'sign_in_code_sent'
+  | 'signed_in'
+  | 'submit_error'
+  | 'submit_success';
+/**
  * A JSON Logic rule (jsonlogic.com, evaluated with json-logic-js). On the server it reads the context {global_info, flags, user, lead, locale, brand}; in the browser it reads {form, response}.
  */
 export type JsonLogic2 = {} | boolean;
@@ -3734,7 +3760,7 @@ export interface WidgetDefinition {
   analytics?: AnalyticsDefinition;
 }
 /**
- * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment, the event of an `analytics` block a listed event; anything else is checked item by item.
  */
 export interface Template {}
 /**
@@ -3747,7 +3773,7 @@ export interface Template {}
  * via the `definition` "AnalyticsDefinition".
  */
 export interface AnalyticsDefinition {
-  event: AnalyticsEventName | {};
+  event: ListedAnalyticsEvent | AnalyticsEventTemplate;
   /**
    * Each value a scalar, a composer value ($bind, $logic, $if) or, in an action, a JSON Logic rule over {response}; at most 20, keys never personal.
    */
@@ -3755,6 +3781,10 @@ export interface AnalyticsDefinition {
     [k: string]: unknown;
   };
 }
+/**
+ * A composer value giving the event name, e.g. {"$bind": "flags.location_data_config.gaEventName"}, or {"$if": rule, "then": event, "else": event}.
+ */
+export interface AnalyticsEventTemplate {}
 /**
  * Repeats widgets once per item of a list of the context, e.g. one image_uploader per room category: {"$each": "images.room_requirements", "as": "room", "do": template}. The composed widgets take its place in widget_list, in the list's order; a missing, null or empty list gives none (any other value that is not a list is an error). Every widget id inside must be computed from the item (e.g. {"$logic": {"cat": ["uploader_room_", {"var": "room_index"}]}}) so ids stay unique.
  *
@@ -3801,7 +3831,7 @@ export interface WidgetTemplate {
  */
 export interface Template1 {}
 /**
- * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment; anything else is checked item by item.
+ * A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment's ${param}), {"$use": name} a fragment, the event of an `analytics` block a listed event; anything else is checked item by item.
  */
 export interface Template2 {}
 /**
@@ -3818,15 +3848,47 @@ export interface FragmentUse {
    * A fragment of bff/screens: <folder>/<name> of a JSON file there.
    */
   $use:
+    | 'dashboard/actions/open_checklist'
+    | 'dashboard/cards/listing'
+    | 'dashboard/cards/menu'
+    | 'dashboard/cards/months_inactive'
+    | 'dashboard/cards/program_tag'
+    | 'dashboard/cards/program_tags'
+    | 'dashboard/cards/recontract_button'
+    | 'dashboard/cards/recontract_tag'
+    | 'dashboard/conditions/ewb'
+    | 'dashboard/conditions/ewb_to_recontract'
+    | 'dashboard/conditions/listed'
+    | 'dashboard/conditions/no_properties'
+    | 'dashboard/conditions/to_recontract'
+    | 'dashboard/ewb'
+    | 'dashboard/ewb_recontract'
+    | 'dashboard/in_progress'
+    | 'dashboard/inactive'
+    | 'dashboard/inactive/card'
+    | 'dashboard/inactive/remove_dialog'
+    | 'dashboard/live'
+    | 'dashboard/section_heading'
     | 'fragments/actions/open_task_list'
     | 'fragments/back_to_tasks'
     | 'fragments/conditions/has_lead'
+    | 'fragments/conditions/published'
     | 'fragments/downtime_popup'
     | 'fragments/fields/phone'
     | 'fragments/language_chooser'
     | 'fragments/redirect_without_lead'
     | 'fragments/task_footer'
     | 'fragments/task_header'
+    | 'images/conditions/by_room_category'
+    | 'images/conditions/photos_known'
+    | 'images/conditions/photos_not_live'
+    | 'images/progress'
+    | 'images/rooms'
+    | 'images/sample'
+    | 'images/tips'
+    | 'images/uploaders/category'
+    | 'images/uploaders/endpoint'
+    | 'images/uploaders/texts'
     | 'kyc/business'
     | 'kyc/contact_verification'
     | 'kyc/document'
@@ -3839,6 +3901,12 @@ export interface FragmentUse {
     | 'login/conditions/asking_phone'
     | 'login/conditions/by_email'
     | 'login/role'
+    | 'task/checklist/details_task'
+    | 'task/checklist/open_task'
+    | 'task/checklist/task'
+    | 'task/conditions/changes_to_submit'
+    | 'task/conditions/not_serviceable'
+    | 'task/conditions/unpublished'
     | 'task_details/address'
     | 'task_details/address/fill_from_place'
     | 'task_details/address/map_pin'

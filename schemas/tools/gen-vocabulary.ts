@@ -6,10 +6,13 @@
  *   (`screens.sign_up.title`), plural forms (`_one`, `_other`, …) also under their base key;
  * - `FragmentName`: every fragment of bff/screens (`<folder>/<name>` for each JSON file in a folder other
  *   than fixtures/, data/ and __snapshots__/);
+ * - `AnalyticsEvent`: every event of bff/screens/data/analytics-events.json (issue 15 item 8);
  * - `Template`: any value of a definition, where `{"$t": key}` must name a TranslationKey (or be computed,
- *   or hold a fragment's `${param}`) and `{"$use": name}` a FragmentName.
+ *   or hold a fragment's `${param}`), `{"$use": name}` a FragmentName and the `event` of an `analytics`
+ *   block, written as a name (or as both names of an `$if`), an AnalyticsEvent.
  * The server does not rely on these enums (schemas/ajv.ts leaves them out): it checks translation keys
- * against the locale files and fragment names by reading them, so a key added since the last
+ * against the locale files, fragment names by reading them and event names against the catalogue
+ * (bff/screens/analytics-catalogue.ts), so a key added since the last
  * `gen:types` never stops it; schemas/tools/generated.test.ts fails while the committed file is stale.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +21,7 @@ import { schemasDir } from './schema-files';
 
 const root = join(schemasDir, '..');
 const localesDir = join(root, 'renderer', 'i18n', 'locales', 'en-GB');
+const analyticsCatalogue = join(root, 'bff', 'screens', 'data', 'analytics-events.json');
 const screensDir = join(root, 'bff', 'screens');
 /** Folders of bff/screens that hold no fragment. */
 const NOT_FRAGMENTS = new Set(['fixtures', 'data', '__snapshots__']);
@@ -67,6 +71,12 @@ export function fragmentNames(dir = screensDir): string[] {
   return out.sort();
 }
 
+/** Every event name of the analytics catalogue (bff/screens/data/analytics-events.json), sorted. */
+export function analyticsEventNames(file = analyticsCatalogue): string[] {
+  const catalogue = JSON.parse(readFileSync(file, 'utf8')) as { events: Record<string, unknown> };
+  return Object.keys(catalogue.events).sort();
+}
+
 const ref = (name: string) => ({ $ref: `screen-vocabulary.schema.json#/$defs/${name}` });
 
 /** The schema (as an object) of schemas/screen-vocabulary.schema.json. */
@@ -88,9 +98,36 @@ export function generateVocabulary(): Record<string, unknown> {
         type: 'string',
         enum: fragmentNames(),
       },
+      AnalyticsEvent: {
+        title: 'ListedAnalyticsEvent',
+        description:
+          'An event of bff/screens/data/analytics-events.json (the README\'s "Analytics" lists them); a new one is listed there first.',
+        $ref: 'common.schema.json#/$defs/AnalyticsEventName',
+        enum: analyticsEventNames(),
+      },
+      AnalyticsEventTemplate: {
+        description:
+          'The event of an analytics block as written: an AnalyticsEvent (or a fragment\'s ${param}), an {"$if": rule, "then": event, "else": event}, or computed ({"$bind": …}, {"$logic": …}) and then not checked here.',
+        if: { type: 'string' },
+        then: { anyOf: [ref('AnalyticsEvent'), { type: 'string', pattern: '\\$\\{' }] },
+        else: {
+          if: { type: 'object', required: ['$if'] },
+          then: {
+            type: 'object',
+            properties: { then: ref('AnalyticsEventTemplate'), else: ref('AnalyticsEventTemplate') },
+          },
+        },
+      },
+      AnalyticsTemplate: {
+        description:
+          'An analytics block inside contents or an action: checked as any value, and its event names an AnalyticsEvent.',
+        allOf: [ref('Template')],
+        if: { type: 'object' },
+        then: { type: 'object', properties: { event: ref('AnalyticsEventTemplate') } },
+      },
       Template: {
         description:
-          'A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment\'s ${param}), {"$use": name} a fragment; anything else is checked item by item.',
+          'A value of a definition: {"$t": key} names a translation key (or is computed, or holds a fragment\'s ${param}), {"$use": name} a fragment, the event of an `analytics` block a listed event; anything else is checked item by item.',
         if: { type: 'object', required: ['$t'] },
         then: {
           type: 'object',
@@ -112,7 +149,11 @@ export function generateVocabulary(): Record<string, unknown> {
             then: { type: 'array', items: ref('Template') },
             else: {
               if: { type: 'object' },
-              then: { type: 'object', additionalProperties: ref('Template') },
+              then: {
+                type: 'object',
+                properties: { analytics: ref('AnalyticsTemplate') },
+                additionalProperties: ref('Template'),
+              },
             },
           },
         },
