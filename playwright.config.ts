@@ -77,6 +77,7 @@ export default defineConfig({
         DATA_DIR: dataDir,
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
+        MALLOC_ARENA_MAX: '2',
         RATE_LIMIT_MAX: '0',
         // No test depends on the internet: map tiles come from a port nothing listens on, so they fail and
         // the map keeps its plain surface (the default would be OpenStreetMap's tiles).

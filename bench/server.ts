@@ -57,6 +57,8 @@ export async function startServer(
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // As `npm run serve` sets it: two malloc arenas for libvips' threads (issue 13 item 7).
+        MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
         ...opts.env,
       },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,0 +1,13 @@
+import autocannon from 'autocannon';
+const base = process.argv[2];
+const phone = `+9198${String(Date.now() % 1e8).padStart(8, '0')}`;
+const post = (path, body, cookie = '') => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+await post('/hms_ms/api/v2/request_otp', { phone, purpose: 'sign_up' });
+const outbox = await (await fetch(`${base}/__dev/outbox`)).json();
+const code = outbox.find((e) => e.to === phone)?.code;
+const verified = await post('/hms_ms/api/v2/verify_otp', { phone, purpose: 'sign_up', otp: code });
+const cookie = verified.headers.getSetCookie().map((c) => c.split(';', 1)[0]).join('; ');
+const lead = await post('/hms_ms/api/v1/onboard/leads', { title: 'Sea View Residency', property_type: 'hotel', property_sub_type: 'boutique_hotel' }, cookie);
+console.log('lead', lead.status);
+const r = await autocannon({ url: `${base}/hms_ms/api/v1/screens/task`, connections: 10, duration: Number(process.argv[3] ?? 8), headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } });
+console.log('rps', r.requests.average, 'p99', r.latency.p99, 'non2xx', r.non2xx, 'bytes/req', r.throughput.average / r.requests.average);
