@@ -3697,6 +3697,16 @@ export interface ScreenDefinition {
    */
   description?: string;
   /**
+   * Only in bff/screens/variants/<screen_id>.<name>.json: this document is a variant of the screen <screen_id> (e.g. its L1 version, SPEC §2), composed instead of the screen's file while `when` holds. `when` is JSON Logic over { global_info, flags, params } only (request-level switches, not an owner's data), e.g. {"var": "global_info.enable_oyo360_l1_revamp"}.
+   */
+  variant?: {
+    /**
+     * The variant's name: the file name's part after the screen_id (property_add.l1.json → l1).
+     */
+    name: string;
+    when: JsonLogic;
+  };
+  /**
    * Served without a session (SPEC §6 public pages).
    */
   public?: boolean;
@@ -3821,6 +3831,7 @@ export interface FragmentUse {
     | 'fragments/actions/open_task_list'
     | 'fragments/back_to_tasks'
     | 'fragments/conditions/has_lead'
+    | 'fragments/conditions/l1_revamp'
     | 'fragments/downtime_popup'
     | 'fragments/fields/phone'
     | 'fragments/language_chooser'
@@ -3839,6 +3850,7 @@ export interface FragmentUse {
     | 'login/conditions/asking_phone'
     | 'login/conditions/by_email'
     | 'login/role'
+    | 'task/l1_item'
     | 'task_details/address'
     | 'task_details/address/fill_from_place'
     | 'task_details/address/map_pin'
