@@ -26,7 +26,7 @@
  * The composed payload is validated against schemas/screen.schema.json and every widget's contents
  * against schemas/widgets/<widget_type>.schema.json.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsonLogic from 'json-logic-js';
@@ -152,7 +152,8 @@ export interface ScreenCatalogue {
   /** Every screen_id, sorted. */
   ids(): string[];
   /**
-   * Composes the payload of screen `id` for `ctx`.
+   * Composes the payload of screen `id` for `ctx`: its variant whose rule holds ({@link variant}), else
+   * its file.
    * @throws ScreenDefinitionError when the screen is unknown or the result breaks a schema.
    */
   compose(id: string, ctx: ScreenContext): ScreenPayload;
@@ -162,6 +163,83 @@ export interface ScreenCatalogue {
    * composed again. Absent: the definitions never change while the process runs.
    */
   revision?(id: string): number;
+  /**
+   * The name of the variant of screen `id` (bff/screens/variants/<id>.<name>.json) that {@link compose}
+   * draws for a request with these switches, or null for the screen's own file. Absent: no variants.
+   */
+  variant?(id: string, switches: VariantSwitches): string | null;
+}
+
+/**
+ * What a variant's `when` reads (issue 16 item 5): the request-level switches only, so the variant is known
+ * before the owner's data is read and a screen request resolves one document (a variant, or a version).
+ */
+export type VariantSwitches = Pick<ScreenContext, 'global_info' | 'flags' | 'params'>;
+
+/** A checked variant document of a screen, from bff/screens/variants/<screen_id>.<name>.json. */
+interface LoadedVariant {
+  name: string;
+  file: string;
+  def: ScreenDefinition;
+}
+
+/** `<screen_id>.<name>.json`: the file name of a variant. */
+const VARIANT_FILE = /^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)\.json$/;
+
+/**
+ * The variant of a screen that holds for `switches`: the first of `variants` (by file name) whose
+ * `variant.when` is true over `{ global_info, flags, params }`; undefined when none does.
+ */
+export function chooseVariant<V extends { def: ScreenDefinition }>(
+  variants: readonly V[] | undefined,
+  switches: VariantSwitches,
+): V | undefined {
+  if (!variants?.length) return undefined;
+  const data = { global_info: switches.global_info, flags: switches.flags, params: switches.params ?? {} };
+  return variants.find((v) => v.def.variant && holds(v.def.variant.when as JsonLogic, data));
+}
+
+/**
+ * Reads and checks the variants of bff/screens/variants (issue 16 item 5): each file
+ * `<screen_id>.<name>.json` is a whole screen definition, read by the same {@link checkDefinition} as a
+ * screen's file (fragments of `dir`, the schema, the analytics catalogue), whose `screen_id` is the screen it
+ * varies and whose `variant.name` is `<name>`. The screen must exist (`known`) and the variant may not change
+ * whether it is `public`. Returns them by screen_id, in file name order; with `only`, those of that screen.
+ * @throws ScreenDefinitionError naming the variant's file and JSON path.
+ */
+export function readVariants(
+  dir: string,
+  base: (id: string) => ScreenDefinition | undefined,
+  only?: string,
+): Map<string, LoadedVariant[]> {
+  const out = new Map<string, LoadedVariant[]>();
+  const folder = join(dir, 'variants');
+  if (!existsSync(folder)) return out;
+  const fragments = fileFragments(dir);
+  for (const name of readdirSync(folder)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
+    const file = join(folder, name);
+    const m = VARIANT_FILE.exec(name);
+    if (!m) throw new ScreenDefinitionError(file, '', 'a variant file is named <screen_id>.<variant>.json');
+    const [, screenId, variantName] = m as unknown as [string, string, string];
+    if (only !== undefined && screenId !== only) continue;
+    const screen = base(screenId);
+    if (!screen) throw new ScreenDefinitionError(file, '/screen_id', `no screen '${screenId}' to vary`);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
+    }
+    const def = checkDefinition(file, json, fragments, screenId);
+    if (def.variant?.name !== variantName)
+      throw new ScreenDefinitionError(file, '/variant/name', `must be '${variantName}', as in the file name`);
+    if ((def.public === true) !== (screen.public === true))
+      throw new ScreenDefinitionError(file, '/public', `must be as in ${screenId}.json`);
+    out.set(screenId, [...(out.get(screenId) ?? []), { name: variantName, file, def }]);
+  }
+  return out;
 }
 
 const ajv = sharedAjv();
@@ -672,8 +750,11 @@ export function loadScreenCatalogue(opts: {
     const def = readDefinition(file);
     defs.set(def.screen_id, { file, def });
   }
+  const variants = readVariants(opts.dir, (id) => defs.get(id)?.def);
   const contexts = opts.check === false ? {} : loadFixtureContexts(opts.dir);
-  for (const { file, def } of opts.check === false ? [] : defs.values()) {
+  const all = [...defs.values(), ...[...variants.values()].flat()];
+  // A variant is checked against every fixture context, whether or not its `when` holds there.
+  for (const { file, def } of opts.check === false ? [] : all) {
     checkDefinitionAgainstContexts(file, def, contexts, opts.translate);
   }
   return {
@@ -681,10 +762,11 @@ export function loadScreenCatalogue(opts: {
     isPublic: (id) => defs.get(id)?.def.public === true,
     ids: () => [...defs.keys()].sort(),
     compose(id, ctx) {
-      const entry = defs.get(id);
+      const entry = chooseVariant(variants.get(id), ctx) ?? defs.get(id);
       if (!entry) throw new ScreenDefinitionError(`${id}.json`, '', 'no such screen');
       // Checked against the fixture contexts above: not re-validated per request.
       return composeDefinition(entry.file, entry.def, ctx, opts.translate, undefined, false);
     },
+    variant: (id, switches) => chooseVariant(variants.get(id), switches)?.name ?? null,
   };
 }

@@ -73,6 +73,7 @@ export function watchScreenCatalogue(opts: {
     isPublic: (id) => current.isPublic(id),
     ids: () => current.ids(),
     compose: (id, ctx) => current.compose(id, ctx),
+    variant: (id, switches) => current.variant?.(id, switches) ?? null,
     revision: (id) => revision + (current.revision?.(id) ?? 0),
     close() {
       if (timer) clearTimeout(timer);

@@ -3723,6 +3723,16 @@ export interface ScreenDefinition {
    */
   description?: string;
   /**
+   * Only in bff/screens/variants/<screen_id>.<name>.json: this document is a variant of the screen <screen_id> (e.g. its L1 version, SPEC §2), composed instead of the screen's file while `when` holds. `when` is JSON Logic over { global_info, flags, params } only (request-level switches, not an owner's data), e.g. {"var": "global_info.enable_oyo360_l1_revamp"}.
+   */
+  variant?: {
+    /**
+     * The variant's name: the file name's part after the screen_id (property_add.l1.json → l1).
+     */
+    name: string;
+    when: JsonLogic;
+  };
+  /**
    * Served without a session (SPEC §6 public pages).
    */
   public?: boolean;
@@ -3872,6 +3882,7 @@ export interface FragmentUse {
     | 'fragments/actions/open_task_list'
     | 'fragments/back_to_tasks'
     | 'fragments/conditions/has_lead'
+    | 'fragments/conditions/l1_revamp'
     | 'fragments/conditions/published'
     | 'fragments/downtime_popup'
     | 'fragments/fields/phone'
@@ -3907,6 +3918,7 @@ export interface FragmentUse {
     | 'task/conditions/changes_to_submit'
     | 'task/conditions/not_serviceable'
     | 'task/conditions/unpublished'
+    | 'task/l1_item'
     | 'task_details/address'
     | 'task_details/address/fill_from_place'
     | 'task_details/address/map_pin'

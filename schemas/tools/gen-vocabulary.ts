@@ -24,7 +24,7 @@ const localesDir = join(root, 'renderer', 'i18n', 'locales', 'en-GB');
 const analyticsCatalogue = join(root, 'bff', 'screens', 'data', 'analytics-events.json');
 const screensDir = join(root, 'bff', 'screens');
 /** Folders of bff/screens that hold no fragment. */
-const NOT_FRAGMENTS = new Set(['fixtures', 'data', '__snapshots__']);
+const NOT_FRAGMENTS = new Set(['fixtures', 'data', '__snapshots__', 'variants']);
 const AREAS = ['shell', 'widgets', 'screens', 'errors'] as const;
 const PLURAL = /_(zero|one|two|few|many|other)$/;
 

@@ -5,9 +5,11 @@ import type { PreviewCatalogue, PreviewCheck, ScreenPayload } from '../../../sch
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import {
+  chooseVariant,
   composeDefinition,
   loadFixtureContexts,
   readDefinition,
+  readVariants,
   ScreenDefinitionError,
   type ScreenContext,
   type Translate,
@@ -59,7 +61,15 @@ export default async function previewRoutes(
   /** Reads and composes `id` for `ctx` with every check of the server's start (schemas included). */
   const compose = (id: string, ctx: ScreenContext): ScreenPayload => {
     const file = fileOf(id);
-    return composeDefinition(file, readDefinition(file), ctx, translate);
+    const def = readDefinition(file);
+    // A variant whose rule holds for the context (bff/screens/variants, e.g. L1) is drawn, as served.
+    const variant = chooseVariant(
+      readVariants(screensDir, (s) => (s === id ? def : undefined), id).get(id),
+      ctx,
+    );
+    return variant
+      ? composeDefinition(variant.file, variant.def, ctx, translate)
+      : composeDefinition(file, def, ctx, translate);
   };
 
   app.get(

@@ -124,8 +124,18 @@ export default async function screenRoutes(
       const caps = parseCapabilities(request.headers['x-widget-types'], request.headers['x-schema-version']);
       // One version per request: resolved once here, and only that version is composed.
       await versions.refresh();
-      const pick = versions.pick(id, request.user?.id ?? null, config.featureFlags);
+      // A variant (bff/screens/variants, e.g. the L1 screens under enable_oyo360_l1_revamp) is a deployed
+      // document of its own: while its rule holds it is served (version 0), whatever version is published.
+      const variant =
+        screens.variant?.(id, { global_info: globalInfo, flags: config.featureFlags, params }) ?? null;
+      const pick = variant
+        ? {
+            version: 0,
+            compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
+          }
+        : versions.pick(id, request.user?.id ?? null, config.featureFlags);
       reply.header('x-screen-version', String(pick.version));
+      if (variant) reply.header('x-screen-variant', variant);
 
       if (!request.user) {
         // The same for everyone of this language, country, query, version and capabilities: composed once,
