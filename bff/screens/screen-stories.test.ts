@@ -38,15 +38,20 @@ describe('Storybook "Screens" section', () => {
         const screen = /title: 'Screens\/([a-z0-9_]+)'/.exec(text)![1]!;
         return [...text.matchAll(/args: \{ context: '([^']+)' \}/g)].map((m) => `${screen} × ${m[1]}`);
       });
-    expect(written.sort()).toEqual([...expected].sort());
+    expect(written.sort(), 'stale: run npm run gen:screen-stories').toEqual([...expected].sort());
     expect(screenStoryCases(dir).map((c) => `${c.screen} × ${c.context}`)).toEqual(expected);
   });
 
   it('writes the stories files exactly as `npm run gen:screen-stories` would now (not stale)', async () => {
     const files = await screenStoriesFiles(dir);
     for (const [name, text] of Object.entries(files)) {
-      expect(existsSync(join(storiesDir, name)), name).toBe(true);
-      expect(readFileSync(join(storiesDir, name), 'utf8'), name).toBe(text);
+      expect(existsSync(join(storiesDir, name)), `${name} missing: run npm run gen:screen-stories`).toBe(
+        true,
+      );
+      expect(
+        readFileSync(join(storiesDir, name), 'utf8'),
+        `${name} stale: run npm run gen:screen-stories`,
+      ).toBe(text);
     }
   });
 
