@@ -296,6 +296,12 @@ export interface ScreenProps {
    * staff preview draws screens composed for fixture contexts (`/hms_ms/api/v1/preview/screens/`).
    */
   endpoint?: string;
+  /**
+   * Where the payload comes from instead of a GET of `endpoint`: Storybook's "Screens" draw payloads the
+   * composer made at build time (renderer/preview/screen-story.tsx). It is checked like a fetched payload
+   * (the screen schema, then each widget's contents). Pass a stable function: a new one loads again.
+   */
+  source?: (signal: AbortSignal) => Promise<unknown>;
 }
 
 /**
@@ -397,6 +403,7 @@ export function Screen({
   requestHeaders,
   requestQuery,
   endpoint = SCREEN_ENDPOINT,
+  source,
 }: ScreenProps): ReactElement {
   const { t, i18n } = useTranslation();
   const host = useShellHost();
@@ -410,7 +417,7 @@ export function Screen({
   const [firstKey] = useState(() => screenRequestKey(screenId, language, requestHeaders, requestQuery));
   const [state, setState] = useState<LoadState>(() => {
     // The staff preview asks its own endpoint: nothing the page embedded is its payload.
-    const payload = endpoint === SCREEN_ENDPOINT ? embeddedPayloadToDraw(firstKey) : undefined;
+    const payload = endpoint === SCREEN_ENDPOINT && !source ? embeddedPayloadToDraw(firstKey) : undefined;
     return payload
       ? { status: 'ready', payload, requestKey: `${screenId}\n${queryKey}`, checked: true }
       : { status: 'loading' };
@@ -454,18 +461,20 @@ export function Screen({
     const quiet = fetchedKeyRef.current === fetchKey;
     fetchedKeyRef.current = fetchKey;
     setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
-    const primed = quiet || endpoint !== SCREEN_ENDPOINT ? undefined : takePrimedRequest(fetchKey);
+    const primed = quiet || source || endpoint !== SCREEN_ENDPOINT ? undefined : takePrimedRequest(fetchKey);
     const checked = primed?.checked === true;
     const moduleError = () => {
       // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
       if (!controller.signal.aborted) setState({ status: 'module_error' });
     };
     const fetchPayload = () =>
-      apiRequest<unknown>(`${endpoint}${encodeURIComponent(screenId)}`, {
-        signal: controller.signal,
-        headers: { ...screenCapabilityHeaders, ...headers },
-        query,
-      });
+      source
+        ? source(controller.signal)
+        : apiRequest<unknown>(`${endpoint}${encodeURIComponent(screenId)}`, {
+            signal: controller.signal,
+            headers: { ...screenCapabilityHeaders, ...headers },
+            query,
+          });
     // A primed request that failed (sent before the shell could handle a 401, or offline) is asked again.
     (primed ? primed.request.catch(fetchPayload) : fetchPayload()).then(
       (data) => {
@@ -501,7 +510,7 @@ export function Screen({
       },
     );
     return () => controller.abort();
-  }, [screenId, language, reloadKey, headersKey, queryKey, endpoint]);
+  }, [screenId, language, reloadKey, headersKey, queryKey, endpoint, source]);
 
   const payload = state.status === 'ready' ? state.payload : undefined;
   const requestKey = state.status === 'ready' ? state.requestKey : undefined;
