@@ -47,9 +47,19 @@ export const OwnerKyc: Story = {
   args: { context: 'owner-kyc.json' },
 };
 
+export const OwnerL1KycAr: Story = {
+  name: 'owner-l1-kyc-ar',
+  args: { context: 'owner-l1-kyc-ar.json' },
+};
+
 export const OwnerL1RevampAr: Story = {
   name: 'owner-l1-revamp-ar',
   args: { context: 'owner-l1-revamp-ar.json' },
+};
+
+export const OwnerL1WithLead: Story = {
+  name: 'owner-l1-with-lead',
+  args: { context: 'owner-l1-with-lead.json' },
 };
 
 export const OwnerPublishedHolidayHomeAr: Story = {
