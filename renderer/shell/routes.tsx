@@ -276,8 +276,11 @@ function OnboardPage(): ReactElement | null {
   return (
     <>
       {route.public && (
-        // The build variant's logo (SPEC §9) above the signed-out pages: a file of its own, not JS bytes.
-        <img src={brandLogo} alt={t('shell.app_name')} width={240} height={48} className="brand-logo" />
+        // The build variant's logo (SPEC §9) above the signed-out pages, as their banner landmark: a file of
+        // its own (no bytes of the JS), styled by index.html.
+        <header>
+          <img src={brandLogo} alt={t('shell.app_name')} width={280} height={48} className="brand-logo" />
+        </header>
       )}
       <LazyScreen
         key={route.screenId}
