@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { fileURLToPath } from 'node:url';
+import { BUILD_VARIANTS, resolveBuildVariant, variantDefine } from './schemas/app/build-variants.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -57,55 +58,66 @@ function muiWithoutCssVariables(): Plugin {
  * The client: renderer/index.html is the entry, built to dist/client and served by the BFF under
  * /propertyOnboard/ (the base path of SPEC §1). In `npm run dev` the BFF runs separately on :3000 and
  * Vite proxies the API to it.
+ *
+ * Build variants (SPEC §9, issue 15 item 7; schemas/app/build-variants.ts): `--mode china` or
+ * `BUILD_VARIANT=china` builds the China client into its own folder (dist/client-china) with its name,
+ * logo (`@brand/logo.svg`) and analytics endpoint; anything else is the standard build.
  */
-export default defineConfig({
-  root: 'renderer',
-  base: '/propertyOnboard/',
-  publicDir: 'public',
-  plugins: [
-    muiWithoutCssVariables(),
-    react(),
-    // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
-    // (issue 13 item 1); source maps are not served in production, so they are not compressed.
-    compression({
-      algorithms: ['brotliCompress', 'gzip'],
-      include: /\.(html|xml|css|json|js|mjs|svg|txt|webmanifest|ico)$/,
-      exclude: /\.map$/,
-    }),
-  ],
-  resolve: {
-    alias: [
-      {
-        find: /^react-router$/,
-        replacement: `${here}node_modules/react-router/dist/production/index.mjs`,
-      },
+export default defineConfig(({ mode }) => {
+  const variantName = resolveBuildVariant({ mode, env: process.env.BUILD_VARIANT });
+  const variant = BUILD_VARIANTS[variantName];
+  return {
+    root: 'renderer',
+    base: '/propertyOnboard/',
+    publicDir: 'public',
+    define: variantDefine(variantName),
+    plugins: [
+      muiWithoutCssVariables(),
+      react(),
+      // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
+      // (issue 13 item 1); source maps are not served in production, so they are not compressed.
+      compression({
+        algorithms: ['brotliCompress', 'gzip'],
+        include: /\.(html|xml|css|json|js|mjs|svg|txt|webmanifest|ico)$/,
+        exclude: /\.map$/,
+      }),
     ],
-  },
-  build: {
-    outDir: `${here}dist/client`,
-    emptyOutDir: true,
-    sourcemap: true,
-    // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
-    manifest: true,
-    target: 'es2022',
-    rolldownOptions: {
-      output: {
-        // Every module the page imports statically ('$initial') goes into the entry chunk: one request and
-        // one gzip/brotli stream instead of ≈20 small shared chunks, each with its own headers and a place
-        // in the browser's six connections (issue 13 items 2 and 4). Lazy widgets, validators and the
-        // libraries only they use stay chunks of their own.
-        codeSplitting: {
-          groups: [{ name: 'initial', tags: ['$initial'] }],
+    resolve: {
+      alias: [
+        // The variant's logo; imported with `?no-inline`, so it is a file of its own, never bytes of the JS.
+        { find: /^@brand\/logo\.svg/, replacement: `${here}${variant.logo}` },
+        {
+          find: /^react-router$/,
+          replacement: `${here}node_modules/react-router/dist/production/index.mjs`,
+        },
+      ],
+    },
+    build: {
+      outDir: `${here}${variant.outDir}`,
+      emptyOutDir: true,
+      sourcemap: true,
+      // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
+      manifest: true,
+      target: 'es2022',
+      rolldownOptions: {
+        output: {
+          // Every module the page imports statically ('$initial') goes into the entry chunk: one request and
+          // one gzip/brotli stream instead of ≈20 small shared chunks, each with its own headers and a place
+          // in the browser's six connections (issue 13 items 2 and 4). Lazy widgets, validators and the
+          // libraries only they use stay chunks of their own.
+          codeSplitting: {
+            groups: [{ name: 'initial', tags: ['$initial'] }],
+          },
         },
       },
     },
-  },
-  server: {
-    fs: { allow: [here] },
-    proxy: {
-      '/hms_ms': 'http://localhost:3000',
-      '/owner_ms': 'http://localhost:3000',
-      '/__dev': 'http://localhost:3000',
+    server: {
+      fs: { allow: [here] },
+      proxy: {
+        '/hms_ms': 'http://localhost:3000',
+        '/owner_ms': 'http://localhost:3000',
+        '/__dev': 'http://localhost:3000',
+      },
     },
-  },
+  };
 });

@@ -1,9 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { BUILD_VARIANTS, variantDefine } from './schemas/app/build-variants.ts';
 
-/** Two projects: the server and schema tools in Node, the client in jsdom. */
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Two projects: the server and schema tools in Node, the client in jsdom. The client code is tested as the
+ * standard build variant (schemas/app/build-variants.ts; vite.config.ts builds the others).
+ */
 export default defineConfig({
   plugins: [react()],
+  define: variantDefine('standard'),
+  resolve: { alias: [{ find: /^@brand\/logo\.svg/, replacement: `${here}${BUILD_VARIANTS.standard.logo}` }] },
   test: {
     projects: [
       {

@@ -73,13 +73,19 @@ import { watchScreenCatalogue } from './screens/watch';
 import { createScreenVersions, type ScreenVersions } from './services/screen-versions';
 import { defaultLocalesDir } from './services/translations';
 import { schemasDir } from '../schemas/tools/schema-files';
+import { BUILD_VARIANTS, type BuildVariantName } from '../schemas/app/build-variants';
 import type { ImageStorage } from './services/image-storage';
 import type { MessageTransport } from './services/transport';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Default folder of the built client (`vite build` output). */
-export const defaultClientDir = join(here, '..', 'dist', 'client');
+/** Default folder of the built client (`vite build` output, the standard build variant). */
+export const defaultClientDir = join(here, '..', BUILD_VARIANTS.standard.outDir);
+
+/** Folder of the built client of a build variant (schemas/app/build-variants.ts `outDir`; SPEC §9). */
+export function clientDirOf(variant: BuildVariantName): string {
+  return join(here, '..', BUILD_VARIANTS[variant].outDir);
+}
 /** Default folder of the screen definitions. */
 export const defaultScreensDir = join(here, 'screens');
 
@@ -136,7 +142,7 @@ export interface BuildAppOptions {
   watchScreens?: boolean;
   /** Folder of the locale files (default renderer/i18n/locales). */
   localesDir?: string;
-  /** Folder of the built client (default dist/client). */
+  /** Folder of the built client (default: the BUILD_VARIANT's, dist/client for the standard build). */
   clientDir?: string;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;
@@ -242,7 +248,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(compressPlugin);
   const production = config.nodeEnv === 'production';
-  const clientDir = opts.clientDir ?? defaultClientDir;
+  // The build variant's client (BUILD_VARIANT, issue 15 item 7), unless the caller names a folder.
+  const clientDir = opts.clientDir ?? clientDirOf(config.buildVariant);
   // The built client's files are not counted by the rate limit (issue 13 item 8).
   const clientFiles = clientFilePaths(clientDir, production);
   await app.register(rateLimitPlugin, {

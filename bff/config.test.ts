@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { clientDirOf, defaultClientDir } from './app';
 import { assertConfigUsable, loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -70,6 +72,14 @@ describe('loadConfig', () => {
     ).toBe('https://os.example/');
     expect(loadConfig({ PUBLIC_ORIGIN: 'http://192.168.1.5:3000' }).partnerSiteUrl).toBeNull();
     expect(loadConfig({}).partnerSiteUrl).toBeNull();
+  });
+
+  it('serves the build variant named by BUILD_VARIANT, the standard one by default (SPEC §9, issue 15 item 7)', () => {
+    expect(loadConfig({}).buildVariant).toBe('standard');
+    expect(loadConfig({ BUILD_VARIANT: 'china' }).buildVariant).toBe('china');
+    expect(() => loadConfig({ BUILD_VARIANT: 'cn' })).toThrow(/BUILD_VARIANT/);
+    expect(clientDirOf('standard')).toBe(defaultClientDir);
+    expect(clientDirOf('china')).toBe(join(dirname(defaultClientDir), 'client-china'));
   });
 
   it('throws on a malformed value', () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import envSchema from 'env-schema';
+import { BUILD_VARIANTS, DEFAULT_BUILD_VARIANT, type BuildVariantName } from '../schemas/app/build-variants';
 import { tracingSettings, type TracingSettings } from './telemetry/settings';
 
 /** The map tiles used when MAP_TILE_URL is unset: OpenStreetMap's standard tiles (issue 12 item 13). */
@@ -16,6 +17,7 @@ const envJsonSchema = {
     PORT: { type: 'integer', default: 3000, minimum: 0, maximum: 65535 },
     HOST: { type: 'string', default: '0.0.0.0' },
     NODE_ENV: { type: 'string', default: 'development' },
+    BUILD_VARIANT: { type: 'string', default: DEFAULT_BUILD_VARIANT, enum: Object.keys(BUILD_VARIANTS) },
     DATA_DIR: { type: 'string', default: './data' },
     DATABASE_URL: { type: 'string', default: '' },
     REDIS_URL: { type: 'string', default: '' },
@@ -145,6 +147,12 @@ export interface Config {
   host: string;
   /** NODE_ENV, default `development`. `production` turns on Secure cookies and forbids the dev transport. */
   nodeEnv: string;
+  /**
+   * The client build served (BUILD_VARIANT, default `standard`; SPEC §9, issue 15 item 7): its folder is the
+   * variant's `outDir` of schemas/app/build-variants.ts (`china`: dist/client-china, built by
+   * `npm run build:china`).
+   */
+  buildVariant: BuildVariantName;
   /** Folder for local data (DATA_DIR, default ./data); PGlite lives in `<dataDir>/pglite`. */
   dataDir: string;
   /** PostgreSQL URL (DATABASE_URL); null → PGlite under dataDir. */
@@ -520,6 +528,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: raw.PORT,
     host: raw.HOST,
     nodeEnv: raw.NODE_ENV,
+    buildVariant: raw.BUILD_VARIANT as BuildVariantName,
     dataDir: raw.DATA_DIR,
     databaseUrl: raw.DATABASE_URL || null,
     redisUrl: raw.REDIS_URL || null,

@@ -1,6 +1,7 @@
 /**
  * Analytics in the browser (SPEC §9 analytics, issue 15 item 1): events are queued and sent in batches to
- * the BFF's first-party endpoint `POST /hms_ms/api/v1/analytics/events` (api/analytics-events.schema.json),
+ * the BFF's first-party endpoint of the build variant ({@link ANALYTICS_ENDPOINT}; standard
+ * `POST /hms_ms/api/v1/analytics/events`, api/analytics-events.schema.json),
  * every {@link FLUSH_INTERVAL_MS} and when the page is hidden or left (`visibilitychange` to hidden,
  * `pagehide`), with `navigator.sendBeacon` (a JSON Blob) or, when that is missing or refuses,
  * `fetch(…, { keepalive: true })`. The server adds the signed-in user from the session cookie; the browser
@@ -15,8 +16,11 @@
 
 import { PERSONAL_KEY_PATTERN, PROPERTY_KEY_PATTERN } from '../../schemas/generated/analytics-keys';
 
-/** The BFF endpoint events are sent to. */
-export const ANALYTICS_ENDPOINT = '/hms_ms/api/v1/analytics/events';
+/**
+ * The BFF endpoint events are sent to: the build variant's analytics target (SPEC §9, issue 15 item 7),
+ * set at build time from schemas/app/build-variants.ts (standard: /hms_ms/api/v1/analytics/events).
+ */
+export const ANALYTICS_ENDPOINT: string = import.meta.env.VITE_ANALYTICS_ENDPOINT;
 /** How often queued events are sent, in ms. */
 export const FLUSH_INTERVAL_MS = 5000;
 /** Events per request (the endpoint's maxItems). */

@@ -517,3 +517,23 @@ describe('auth pages and the continue parameter (issue 11)', () => {
     },
   );
 });
+
+describe('the build variant logo (SPEC §9, issue 15 item 7)', () => {
+  it("shows the build's logo, named by the app's name, at the top of the sign-in page", async () => {
+    start('/propertyOnboard/sign_up');
+    await view.findByText('screen sign_up');
+    const logo = within(view.getByRole('banner')).getByRole('img', { name: 'Property Onboarding' });
+    // vitest builds the standard variant: its logo file (schemas/app/build-variants.ts).
+    expect(logo.getAttribute('src')).toMatch(/\/renderer\/brand\/logo\.svg(\?|$)/);
+    expect(logo.compareDocumentPosition(view.getByText('screen sign_up'))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+  });
+
+  it('is not on the pages of a signed-in owner', async () => {
+    start('/propertyOnboard/IN/dashboard', signIn);
+    await view.findByText('screen dashboard');
+    expect(view.queryByRole('img', { name: 'Property Onboarding' })).not.toBeInTheDocument();
+    expect(view.queryByRole('banner')).not.toBeInTheDocument();
+  });
+});

@@ -36,6 +36,7 @@ import { restoreUserFromCookie } from './sso';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 import { logAnalyticsEvent } from './analytics';
+import brandLogo from '@brand/logo.svg?no-inline';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
 // The arrival from the main app draws its own page, loaded only there: the sign-in route does not carry it.
@@ -274,6 +275,13 @@ function OnboardPage(): ReactElement | null {
     !(route.hideFooterOnL1Revamp === true && globalInfo?.enable_oyo360_l1_revamp === true);
   return (
     <>
+      {route.public && (
+        // The build variant's logo (SPEC §9) above the signed-out pages, as their banner landmark: a file of
+        // its own (no bytes of the JS), styled by index.html.
+        <header>
+          <img src={brandLogo} alt={t('shell.app_name')} width={280} height={48} className="brand-logo" />
+        </header>
+      )}
       <LazyScreen
         key={route.screenId}
         screenId={route.screenId}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signInNewOwner } from '../../test-helpers';
+import { BUILD_VARIANTS } from '../../../schemas/app/build-variants';
 import { ANALYTICS_EVENTS_PATH, isPersonalKey } from '.';
 
 let app: FastifyInstance;
@@ -10,10 +11,10 @@ beforeAll(async () => {
   app = await buildTestApp();
 });
 
-function post(payload: unknown, cookie?: string) {
+function post(payload: unknown, cookie?: string, url = ANALYTICS_EVENTS_PATH) {
   return app.inject({
     method: 'POST',
-    url: ANALYTICS_EVENTS_PATH,
+    url,
     headers: cookie ? { cookie } : {},
     payload: payload as object,
   });
@@ -111,6 +112,37 @@ describe('POST /hms_ms/api/v1/analytics/events', () => {
     const res = await post({ events: [event(s), event(s, { properties: { mobile: '9' } })] });
     expect(res.statusCode).toBe(400);
     expect(await rowsOf(s)).toEqual([]);
+  });
+});
+
+describe('the analytics target of the China build (SPEC §9, issue 15 item 7)', () => {
+  it('stores the China build’s events like the standard ones, tagged build_variant china', async () => {
+    const sid = randomUUID();
+    const res = await post(
+      {
+        events: [event(sid, { screen_id: 'sign_up', properties: { from: 'cn', build_variant: 'standard' } })],
+      },
+      undefined,
+      BUILD_VARIANTS.china.analyticsEndpoint,
+    );
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ success: true, data: { accepted: 1 } });
+    const rows = await rowsOf(sid);
+    // The path says which build sent them; a browser cannot pass itself off as another build.
+    expect(rows.map((r) => [r.event, r.screen_id, r.properties])).toEqual([
+      ['screen_view', 'sign_up', { from: 'cn', build_variant: 'china' }],
+    ]);
+  });
+
+  it('refuses what the standard endpoint refuses', async () => {
+    const sid = randomUUID();
+    const res = await post(
+      { events: [event(sid, { properties: { owner_email: 'a@b.c' } })] },
+      undefined,
+      BUILD_VARIANTS.china.analyticsEndpoint,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(await rowsOf(sid)).toEqual([]);
   });
 });
 
