@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +25,11 @@ beforeAll(async () => {
   url = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
-async function cli(args: string[], env: Record<string, string> = { SUPPORT_STAFF_TOKEN: TOKEN }) {
+async function cli(
+  args: string[],
+  env: Record<string, string> = { SUPPORT_STAFF_TOKEN: TOKEN },
+  screensDir?: string,
+) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runScreensCli([...args, '--url', url, '--author', 'cli@example.com'], {
@@ -33,6 +37,7 @@ async function cli(args: string[], env: Record<string, string> = { SUPPORT_STAFF
     fetch,
     out: (l) => out.push(l),
     err: (l) => err.push(l),
+    ...(screensDir ? { screensDir } : {}),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
@@ -82,6 +87,44 @@ describe('npm run screens:publish', () => {
     const back = await cli(['rollback', 'login', '0']);
     expect(back).toMatchObject({ code: 0, out: 'login: version 0 restored to every owner' });
     expect(await heading()).toBe('Welcome back');
+  });
+
+  it('publishes a change to a fragment with the screen that uses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'screens-cli-'));
+    cpSync(defaultScreensDir, dir, { recursive: true });
+    const fragmentFile = join(dir, 'login', 'role.json');
+    const fragment = JSON.parse(readFileSync(fragmentFile, 'utf8')) as {
+      value: { id: string; contents: { label?: unknown } }[];
+    };
+    fragment.value.find((w) => w.id === 'role')!.contents.label = 'Who are you? (from a fragment)';
+    writeFileSync(fragmentFile, JSON.stringify(fragment));
+    const roleLabel = async () => {
+      const res = await fetch(`${url}/hms_ms/api/v1/screens/login`);
+      const data = (await res.json()) as {
+        data: { widget_list: { id: string; contents: { label?: string } }[] };
+      };
+      return data.data.widget_list.find((w) => w.id === 'role')?.contents.label;
+    };
+    const before = await roleLabel();
+
+    const up = await cli(['upload', 'login'], undefined, dir);
+    expect(up.err).toBe('');
+    const version = Number(/version (\d+)/.exec(up.out)![1]);
+    expect((await cli(['publish', 'login', String(version)])).code).toBe(0);
+    expect(await roleLabel()).toBe('Who are you? (from a fragment)');
+
+    expect((await cli(['rollback', 'login', '0'])).code).toBe(0);
+    expect(await roleLabel()).toBe(before);
+  });
+
+  it('names the fragment file of a broken fragment and uploads nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'screens-cli-'));
+    cpSync(defaultScreensDir, dir, { recursive: true });
+    writeFileSync(join(dir, 'login', 'role.json'), '{ not json');
+    const up = await cli(['upload', 'login'], undefined, dir);
+    expect(up.code).toBe(1);
+    expect(up.err).toContain(join(dir, 'login', 'role.json'));
+    expect(up.out).toBe('');
   });
 
   it('prints the reasons of a refused definition and exits 1; bad usage exits 2', async () => {

@@ -4,8 +4,9 @@
  * with the staff token of `SUPPORT_STAFF_TOKEN` (from the environment, never from the command line, so it
  * stays out of the shell's history). Commands:
  *
- *   upload <screen_id> [file] [--note text]   a new version (default file bff/screens/<screen_id>.json);
- *                                             refused with the reasons (file, JSON path) when it fails the checks
+ *   upload <screen_id> [file] [--note text]   a new version (default file bff/screens/<screen_id>.json), with the
+ *                                             fragments it uses (`$use`) put in place from bff/screens as they are
+ *                                             there; refused with the reasons (file, JSON path) when it fails the checks
  *   publish <screen_id> <version> [--percent n | --flag name]
  *                                             owners get it from their next load (or a share of them, or while a flag is on)
  *   rollback <screen_id> <version>            back to an earlier version for everyone (0: the deployed file)
@@ -20,6 +21,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ScreenDefinitionError } from './definition-error';
+import { expandFragments, fileFragments } from './fragments';
 
 const BASE = '/hms_ms/api/v1/staff/screens';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -124,12 +127,15 @@ export async function runScreensCli(argv: string[], io: CliIo): Promise<number> 
   switch (command) {
     case 'upload': {
       if (!needScreen()) return 2;
-      const file = third ?? join(io.screensDir ?? here, `${screenId}.json`);
+      const dir = io.screensDir ?? here;
+      const file = third ?? join(dir, `${screenId}.json`);
       let definition: unknown;
       try {
-        definition = JSON.parse(readFileSync(file, 'utf8'));
+        // The fragments it uses go up as they are in this folder, in place: a change to a fragment
+        // (`task_details/contact_info.json`) is published with the screen, not only after a deploy.
+        definition = expandFragments(file, JSON.parse(readFileSync(file, 'utf8')), fileFragments(dir)).value;
       } catch (e) {
-        io.err(`${file}: ${(e as Error).message}`);
+        io.err(e instanceof ScreenDefinitionError ? e.message : `${file}: ${(e as Error).message}`);
         return 1;
       }
       const data = await call('POST', `/${screenId}/versions`, {
