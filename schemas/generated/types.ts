@@ -21,7 +21,8 @@ export type Action =
   | RefreshAction
   | SessionStartedAction
   | SetLanguageAction
-  | DownloadFileAction;
+  | DownloadFileAction
+  | TrackAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -624,6 +625,16 @@ export interface DownloadFileAction {
   type: 'download_file';
   endpoint: ApiPath;
   analytics?: AnalyticsBlock;
+}
+/**
+ * Sends its analytics block and does nothing else (issue 15 item 1): for an event that no other action carries, e.g. the location permission event of SPEC §3 after the map pin's locate, without writing a form field the section would have to accept.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TrackAction".
+ */
+export interface TrackAction {
+  type: 'track';
+  analytics: AnalyticsBlock;
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
