@@ -3486,6 +3486,10 @@ export interface AnalyticsEventCatalogue {
       properties: {
         [k: string]: string;
       };
+      /**
+       * The data path (e.g. flags.location_data_config.gaEventName, SPEC §3) whose value names the event at run time; a definition may bind its event name to this path only, and is checked against this event.
+       */
+      name_from?: string;
     };
   };
 }
@@ -3850,6 +3854,11 @@ export interface FragmentUse {
     | 'login/conditions/asking_phone'
     | 'login/conditions/by_email'
     | 'login/role'
+    | 'review/cover'
+    | 'review/publish'
+    | 'review/published'
+    | 'review/sections'
+    | 'review/status'
     | 'task_details/address'
     | 'task_details/address/fill_from_place'
     | 'task_details/address/map_pin'
@@ -5017,7 +5026,7 @@ export interface ReferralHeaderContents {
   verified_label?: string;
 }
 /**
- * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed.
+ * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed; with `off_label`, once on, a second button turns them off.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ReminderButtonContents".
@@ -5047,6 +5056,14 @@ export interface ReminderButtonContents {
    * The server has no VAPID keys.
    */
   unavailable_text: string;
+  /**
+   * Once reminders are on for this browser (now, or from an earlier visit: the service worker already has a push subscription and notifications are allowed), a second button with this text turns them off: the subscription is deleted for the owner (`subscription_endpoint`, DELETE deletePushSubscription) and unsubscribed in the browser's PushManager. Absent: no way to turn them off here.
+   */
+  off_label?: string;
+  /**
+   * Reminders were turned off for this browser (with off_label).
+   */
+  off_text?: string;
 }
 /**
  * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).
