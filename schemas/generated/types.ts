@@ -2911,6 +2911,15 @@ export interface UserDetails {
   devise_role: DeviseRole;
 }
 /**
+ * Optional body of signOut (SPEC §4 sign-out, §8): `push_endpoint`, the endpoint of this browser's push subscription, which the signed-out owner's reminders stop going to (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SignOutBody".
+ */
+export interface SignOutBody {
+  push_endpoint?: string;
+}
+/**
  * Path parameters of the social login return (SPEC §2 /propertyOnboard/social_login/:oauth_mode).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
