@@ -275,7 +275,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now,
     ...(opts.transport ? { transport: opts.transport } : {}),
   });
-  await app.register(analyticsPlugin, { config, now });
+  await app.register(analyticsPlugin, {
+    config,
+    now,
+    database: opts.db
+      ? { kind: opts.db.kind, url: opts.db.url, ...(opts.db.schema ? { schema: opts.db.schema } : {}) }
+      : targetFromConfig(config),
+  });
   await app.register(mailPlugin, { config });
   await app.register(otpPlugin, { config, now });
   await app.register(sessionsPlugin, { config, now });

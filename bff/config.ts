@@ -85,6 +85,8 @@ const envJsonSchema = {
     ANALYTICS_SINK_INTERVAL_MS: { type: 'integer', default: 10000, minimum: 10 },
     ANALYTICS_SINK_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 1 },
     ANALYTICS_SINK_MAX_ATTEMPTS: { type: 'integer', default: 10, minimum: 1 },
+    ANALYTICS_RETENTION_DAYS: { type: 'integer', default: 90, minimum: 0 },
+    ANALYTICS_MAINTENANCE_MS: { type: 'integer', default: 6 * 3600 * 1000, minimum: 0 },
     ERROR_REPORTS_PER_MINUTE: { type: 'integer', default: 30, minimum: 1 },
     SUPPORT_STREAM_HEARTBEAT_MS: { type: 'integer', default: 15000, minimum: 10 },
     SCREEN_VERSIONS_CHECK_MS: { type: 'integer', default: 1000, minimum: 0, maximum: 600000 },
@@ -324,6 +326,16 @@ export interface Config {
    * (events are only stored). See bff/services/analytics-sink.ts.
    */
   analyticsSink: AnalyticsSinkConfig | null;
+  /**
+   * Analytics events are kept this many whole days before today (ANALYTICS_RETENTION_DAYS, default 90, ours:
+   * the SPEC sets none); older day partitions are dropped. 0 keeps everything.
+   */
+  analyticsRetentionDays: number;
+  /**
+   * How often the day partitions of analytics_events are made ahead and old ones dropped
+   * (ANALYTICS_MAINTENANCE_MS, default 6 hours; 0: only once at start, e.g. tests).
+   */
+  analyticsMaintenanceMs: number;
   /** Error report requests a client may send per minute (ERROR_REPORTS_PER_MINUTE, default 30; issue 15 item 3). */
   errorReportsPerMinute: number;
   /**
@@ -611,6 +623,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reminderAfterMs: raw.REMINDER_AFTER_MS,
     reminderPeriodMs: raw.REMINDER_PERIOD_MS,
     reminderCheckMs: raw.REMINDER_CHECK_MS,
+    analyticsRetentionDays: raw.ANALYTICS_RETENTION_DAYS,
+    analyticsMaintenanceMs: raw.ANALYTICS_MAINTENANCE_MS,
     sso: ssoFromRaw(raw),
     socialProviders: {
       google: socialProvider(

@@ -56,12 +56,14 @@ export type Load = (endpoint: string, query: LoadQuery, signal?: AbortSignal) =>
  * widgets whose requests are part of their own state (a one-time code sent and checked), not of a screen's
  * submit. Resolves with `data` of the success envelope. Rejects with the client's ApiError (see
  * {@link RequestFailure}; a 401 also signs out) or, when `signal` aborts, with the AbortError. Shows nothing
- * itself: the widget decides what to tell the user.
+ * itself: the widget decides what to tell the user. `method` DELETE sends the body with DELETE instead (e.g.
+ * forgetting a push subscription, deletePushSubscription).
  */
 export type Send = (
   endpoint: string,
   body: Readonly<Record<string, unknown>>,
   signal?: AbortSignal,
+  method?: 'POST' | 'DELETE',
 ) => Promise<unknown>;
 
 /**

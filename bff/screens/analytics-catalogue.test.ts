@@ -69,6 +69,21 @@ describe('the analytics event catalogue (issue 15 item 8)', () => {
       detail:
         "analytics event 'checklist_task_add' carries no property 'colour' in bff/screens/data/analytics-events.json",
     });
+    // A name bound from anywhere but a catalogue event's name_from cannot be checked: refused.
+    expect(analyticsBlockProblem(withBlock({ event: { $bind: 'user.first_name' } }))).toEqual({
+      path: '/widget_list/0/analytics/event',
+      detail:
+        "analytics event name is neither written out nor bound from a catalogue event's name_from in bff/screens/data/analytics-events.json",
+    });
+    expect(analyticsBlockProblem(withBlock({ event: { $logic: { var: 'flags.x' } } }))?.path).toBe(
+      '/widget_list/0/analytics/event',
+    );
+    // The bound location permission name is checked as the location_permission event.
+    expect(
+      analyticsBlockProblem(
+        withBlock({ event: { $bind: 'flags.location_data_config.gaEventName' }, properties: { lat: 1 } }),
+      )?.detail,
+    ).toMatch(/analytics event 'location_permission' carries no property 'lat'/);
     let error: unknown;
     try {
       checkDefinition('probe.json', withBlock({ event: 'checklist_tapped' }), noFragments, 'probe');

@@ -8,6 +8,8 @@ export interface CatalogueEvent {
   description: string;
   source: 'browser' | 'definition' | 'server';
   properties: Record<string, string>;
+  /** A path of the composer's data whose value names this event at run time (its default is the key). */
+  name_from?: string;
 }
 
 /** Every event of the catalogue by name. */
@@ -26,9 +28,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The event names an `event` of a block can take when they are written in the definition: a literal, or
- * both branches of an `$if`; a `$bind` / `$logic` (e.g. the location permission event named by
- * flags.location_data_config.gaEventName) is decided at run time: null.
+ * The catalogue events an `event` of a block can be, as the definition writes it: a literal; both
+ * branches of an `$if`; or a `{$bind: path}` whose path an event declares as its `name_from` (e.g. the
+ * location permission event named by flags.location_data_config.gaEventName, SPEC §3), checked as that
+ * event. Anything else (another `$bind`, a `$logic`) cannot be checked: null.
  */
 function literalNames(event: unknown): string[] | null {
   if (typeof event === 'string') return [event];
@@ -36,13 +39,18 @@ function literalNames(event: unknown): string[] | null {
     const branches = [literalNames(event.then), literalNames(event.else)];
     return branches.some((b) => b === null) ? null : (branches.flat() as string[]);
   }
+  if (isRecord(event) && typeof event.$bind === 'string') {
+    const bound = Object.entries(analyticsEvents).find(([, e]) => e.name_from === event.$bind);
+    return bound ? [bound[0]] : null;
+  }
   return null;
 }
 
 /**
  * Checks every `analytics` block of a definition (after its fragments are in place) against the catalogue
- * (issue 15 item 8): an event name written in the definition must be listed, and each property it sends
- * must be one the listed event carries. Answers the first problem, or null. Pure.
+ * (issue 15 item 8): an event name written in the definition (or bound from a catalogue event's
+ * `name_from`) must be listed, and each property it sends must be one the listed event carries; a name
+ * the check cannot read is refused. Answers the first problem, or null. Pure.
  */
 export function analyticsBlockProblem(value: unknown, path = ''): BlockProblem | null {
   if (Array.isArray(value)) {
@@ -56,7 +64,13 @@ export function analyticsBlockProblem(value: unknown, path = ''): BlockProblem |
   for (const [key, child] of Object.entries(value)) {
     if (key === 'analytics' && isRecord(child)) {
       const names = literalNames(child.event);
-      for (const name of names ?? []) {
+      if (names === null)
+        return {
+          path: `${path}/analytics/event`,
+          detail:
+            "analytics event name is neither written out nor bound from a catalogue event's name_from in bff/screens/data/analytics-events.json",
+        };
+      for (const name of names) {
         const listed = analyticsEvents[name];
         if (!listed)
           return {

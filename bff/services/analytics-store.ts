@@ -69,3 +69,40 @@ export async function ensureAnalyticsPartitions(
   }
   return { created, skipped };
 }
+
+/** The UTC day a partition named by {@link partitionName} holds (its start), or null for another name. */
+function partitionDay(name: string): number | null {
+  const m = /^analytics_events_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : null;
+}
+
+/**
+ * Removes the analytics events older than `retentionDays` whole UTC days before the day of `now` (ms since
+ * the epoch): the day partitions of those days are dropped whole, and rows of those days that sit in the
+ * default partition are deleted. `retentionDays` 0 keeps everything. The retention is ours
+ * (ANALYTICS_RETENTION_DAYS, default 90), not the SPEC's. Only partitions of `analytics_events` in the
+ * connection's search path are touched. Resolves with the partitions dropped and the rows deleted from the
+ * default partition.
+ */
+export async function dropOldAnalyticsPartitions(
+  db: Kysely<Database>,
+  now: number,
+  retentionDays: number,
+): Promise<{ dropped: string[]; deleted: number }> {
+  if (retentionDays <= 0) return { dropped: [], deleted: 0 };
+  const cutoff = Math.floor(now / DAY_MS) * DAY_MS - retentionDays * DAY_MS;
+  const partitions = await sql<{ name: string }>`
+    SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+    WHERE i.inhparent = to_regclass('analytics_events')`.execute(db);
+  const dropped: string[] = [];
+  for (const { name } of partitions.rows) {
+    const day = partitionDay(name);
+    if (day === null || day >= cutoff) continue;
+    await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db);
+    dropped.push(name);
+  }
+  const deleted =
+    await sql`DELETE FROM analytics_events_default WHERE occurred_at < ${new Date(cutoff)}`.execute(db);
+  dropped.sort();
+  return { dropped, deleted: Number(deleted.numAffectedRows ?? 0n) };
+}

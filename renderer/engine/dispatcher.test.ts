@@ -702,6 +702,21 @@ describe('dispatch: analytics (issue 15 item 1)', () => {
     );
   });
 
+  it('track sends its block once over the response and writes no form field (SPEC §3 location event)', async () => {
+    const { ctx, host, setForm, form } = makeCtx();
+    setForm({ phone: '+919876543210' });
+    const track = {
+      type: 'track',
+      analytics: { event: 'location_permission', properties: { result: { var: 'response.data.result' } } },
+    } as const;
+    expect(await dispatch([track], { ...ctx, response: { success: true, data: { result: 'denied' } } })).toBe(
+      true,
+    );
+    await vi.waitFor(() => expect(host.logEvent).toHaveBeenCalledTimes(1));
+    expect(host.logEvent).toHaveBeenCalledWith('location_permission', { result: 'denied' }, 'sign_up');
+    expect(form()).toEqual({ phone: '+919876543210' });
+  });
+
   it('sends nothing for actions without a block except the submit events', async () => {
     const { ctx, host } = makeCtx();
     await dispatch([{ type: 'navigate', to: '/dashboard' }, { type: 'close_popup' }], ctx);

@@ -283,6 +283,9 @@ async function runAction(action: Action, ctx: DispatchContext): Promise<boolean>
     case 'set_language':
       await ctx.host.setLanguage(action.language);
       return true;
+    case 'track':
+      // Its analytics block, sent above, is all it does.
+      return true;
     default: {
       const unknownAction: never = action;
       console.warn(`Unknown action ${JSON.stringify(unknownAction)}`);

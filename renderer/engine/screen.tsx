@@ -59,12 +59,12 @@ export const screenCapabilityHeaders: Readonly<Record<string, string>> = {
 export const widgetLoad: Load = (endpoint, query, signal) => apiRequest<unknown>(endpoint, { query, signal });
 
 /**
- * The `send` of every widget (widgets/widget-props.ts `Send`): a POST of `body` as JSON to `endpoint` through
+ * The `send` of every widget (widgets/widget-props.ts `Send`): a POST (or DELETE) of `body` as JSON to `endpoint` through
  * the API client. Resolves with the envelope's `data`; rejects with ApiError (a 401 also signs out), or the
  * AbortError when `signal` aborts.
  */
-export const widgetSend: Send = (endpoint, body, signal) =>
-  apiRequest<unknown>(endpoint, { method: 'POST', body, signal });
+export const widgetSend: Send = (endpoint, body, signal, method = 'POST') =>
+  apiRequest<unknown>(endpoint, { method, body, signal });
 
 /** The quiet fallback drawn in place of a widget that cannot be shown (CONVENTIONS: a bad payload never breaks the page). */
 export function WidgetFallback({ widgetId }: { widgetId: string }): ReactElement {

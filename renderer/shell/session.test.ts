@@ -4,6 +4,12 @@ import { loggedInAtom, loginTypeAtom, toastsAtom, userDetailsAtom } from '../sta
 import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
 import { safeSignOutUrl, signOut } from './session';
+import { clearAnalyticsUser } from './analytics';
+
+vi.mock('./analytics', async (original) => ({
+  ...(await original<typeof import('./analytics')>()),
+  clearAnalyticsUser: vi.fn(),
+}));
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -105,6 +111,52 @@ describe('sign out (SPEC §4)', () => {
     expect(await signOut(store, goToSignUp, leave)).toBe(true);
     expect(leave).not.toHaveBeenCalled();
     expect(goToSignUp).toHaveBeenCalledOnce();
+  });
+});
+
+describe('sign out and reminders (issue 15 item 5, SPEC §8)', () => {
+  const ENDPOINT = 'https://fcm.googleapis.com/fcm/send/abc123';
+  let unsubscribe: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    localStorage.clear();
+    fetchMock.mockReset();
+    vi.mocked(clearAnalyticsUser).mockClear();
+    vi.stubGlobal('fetch', fetchMock);
+    unsubscribe = vi.fn(async () => true);
+    const subscription = { endpoint: ENDPOINT, unsubscribe };
+    const registration = { pushManager: { getSubscription: vi.fn(async () => subscription) } };
+    const serviceWorker = { getRegistration: vi.fn(async () => registration), register: vi.fn() };
+    Object.defineProperty(navigator, 'serviceWorker', { value: serviceWorker, configurable: true });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+  });
+
+  it("sends this browser's push endpoint, unsubscribes it once signed out, and clears the analytics user", async () => {
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    expect(await signOut(createStore(), vi.fn())).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(String(url)).toContain(SIGN_OUT_ENDPOINT);
+    expect(JSON.parse(String(init?.body))).toEqual({ push_endpoint: ENDPOINT });
+    await vi.waitFor(() => expect(unsubscribe).toHaveBeenCalledTimes(1));
+    expect(clearAnalyticsUser).toHaveBeenCalled();
+    expect(navigator.serviceWorker.register).not.toHaveBeenCalled();
+  });
+
+  it('keeps the subscription when the server refuses to sign out, and still clears the analytics user', async () => {
+    fetchMock.mockResolvedValue(json(500, { success: false, error: { code: 'ONB_INTERNAL', message: 'x' } }));
+    expect(await signOut(createStore(), vi.fn())).toBe(false);
+    expect(unsubscribe).not.toHaveBeenCalled();
+    expect(clearAnalyticsUser).toHaveBeenCalled();
+  });
+
+  it('sends an empty body from a browser without reminders', async () => {
+    delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    expect(await signOut(createStore(), vi.fn())).toBe(true);
+    expect(JSON.parse(String(fetchMock.mock.calls[0]![1]?.body))).toEqual({});
   });
 });
 

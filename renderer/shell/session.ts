@@ -66,11 +66,28 @@ export function safeSignOutUrl(url: string | null): string | null {
 }
 
 /**
+ * This browser's push subscription (reminders, issue 15 item 5), or null: read only, never registers a
+ * service worker or asks for anything; null too when the browser has no service worker or it fails.
+ */
+async function pushSubscription(): Promise<PushSubscription | null> {
+  try {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+    const registration = await navigator.serviceWorker.getRegistration();
+    return (await registration?.pushManager?.getSubscription()) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * SPEC §4 sign-out: POST /hms_ms/api/v1/onboard/users/sign_out (header intent: signOut), then the local
  * sign-out (which also forgets the login type and any remembered target; the gate remembers none for the page
  * signed out from, `signedOutOnPurposeAtom`) and `goToSignUp()` — or, for an sso session with a sign-out
  * URL from the server, `leave(url)` (a full page load to the main app's callback). On failure: an error
- * toast with the extracted message (SPEC §8); resolves false.
+ * toast with the extracted message (SPEC §8); resolves false. This browser's push subscription, if any, goes
+ * in the body (`push_endpoint`): the server deletes it for the owner signing out, and once signed out the
+ * browser unsubscribes it too, so no reminder reaches a signed-out browser (issue 15 item 5). The analytics
+ * user is cleared either way (SPEC §8).
  */
 export async function signOut(
   store: AppStore,
@@ -79,8 +96,13 @@ export async function signOut(
 ): Promise<boolean> {
   const ssoReturn =
     store.get(loginTypeAtom) === 'sso' ? safeSignOutUrl(readStorage(STORAGE_KEYS.ssoSignOutUrl)) : null;
+  const subscription = await pushSubscription();
   try {
-    await apiRequest(SIGN_OUT_ENDPOINT, { method: 'POST', headers: { intent: 'signOut' } });
+    await apiRequest(SIGN_OUT_ENDPOINT, {
+      method: 'POST',
+      headers: { intent: 'signOut' },
+      body: subscription ? { push_endpoint: subscription.endpoint } : {},
+    });
   } catch (error) {
     clearAnalyticsUser();
     pushToast(store, { toast_text: extractErrorMessage(error), status: 'error', timer: ACTION_TOAST_MIN_MS });
@@ -89,6 +111,8 @@ export async function signOut(
   // Before the user atoms go: the gate must not take the page signed out from as a target (issue 12 item 10).
   store.set(signedOutOnPurposeAtom, true);
   signOutLocally(store);
+  // The push service forgets it too; a failure here changes nothing for the owner (the server has no row).
+  if (subscription) void subscription.unsubscribe().catch(() => undefined);
   if (ssoReturn) leave(ssoReturn);
   else goToSignUp();
   return true;

@@ -21,7 +21,8 @@ export type Action =
   | RefreshAction
   | SessionStartedAction
   | SetLanguageAction
-  | DownloadFileAction;
+  | DownloadFileAction
+  | TrackAction;
 /**
  * A path inside the app, relative to /propertyOnboard (e.g. '/dashboard'); the shell adds the base path and the country segment. Always same-origin.
  *
@@ -314,9 +315,14 @@ export type ListedAnalyticsEvent =
   | 'checklist_task_add'
   | 'checklist_task_edit'
   | 'checklist_task_submitted'
+  | 'contract_accept_tapped'
   | 'contract_accepted'
+  | 'contract_generate_tapped'
   | 'footer_account_click'
   | 'footer_my_properties_click'
+  | 'kyc_contact_conflict'
+  | 'kyc_contact_verified'
+  | 'kyc_submit_tapped'
   | 'lead_created'
   | 'location_permission'
   | 'photo_uploaded'
@@ -324,8 +330,15 @@ export type ListedAnalyticsEvent =
   | 'publish_changes_success'
   | 'publish_error'
   | 'publish_success'
+  | 'publish_tapped'
   | 'screen_view'
   | 'sign_in_code_sent'
+  | 'sign_in_otp_failed'
+  | 'sign_in_otp_verified'
+  | 'sign_in_password_accepted'
+  | 'sign_in_password_refused'
+  | 'sign_in_password_submitted'
+  | 'sign_in_phone_submitted'
   | 'signed_in'
   | 'submit_error'
   | 'submit_success';
@@ -650,6 +663,16 @@ export interface DownloadFileAction {
   type: 'download_file';
   endpoint: ApiPath;
   analytics?: AnalyticsBlock;
+}
+/**
+ * Sends its analytics block and does nothing else (issue 15 item 1): for an event that no other action carries, e.g. the location permission event of SPEC §3 after the map pin's locate, without writing a form field the section would have to accept.
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "TrackAction".
+ */
+export interface TrackAction {
+  type: 'track';
+  analytics: AnalyticsBlock;
 }
 /**
  * Body of acceptContract: the contract the owner read and their consent (SPEC §5 'Contract consent checkbox required'). consent other than true answers 400 ONB_CONTRACT_CONSENT_REQUIRED.
@@ -2926,6 +2949,15 @@ export interface UserDetails {
   devise_role: DeviseRole;
 }
 /**
+ * Optional body of signOut (SPEC §4 sign-out, §8): `push_endpoint`, the endpoint of this browser's push subscription, which the signed-out owner's reminders stop going to (issue 15 item 5).
+ *
+ * This interface was referenced by `AllSchemas`'s JSON-Schema
+ * via the `definition` "SignOutBody".
+ */
+export interface SignOutBody {
+  push_endpoint?: string;
+}
+/**
  * Path parameters of the social login return (SPEC §2 /propertyOnboard/social_login/:oauth_mode).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
@@ -3501,6 +3533,10 @@ export interface AnalyticsEventCatalogue {
       properties: {
         [k: string]: string;
       };
+      /**
+       * The data path (e.g. flags.location_data_config.gaEventName, SPEC §3) whose value names the event at run time; a definition may bind its event name to this path only, and is checked against this event.
+       */
+      name_from?: string;
     };
   };
 }
@@ -3912,6 +3948,11 @@ export interface FragmentUse {
     | 'login/conditions/asking_phone'
     | 'login/conditions/by_email'
     | 'login/role'
+    | 'review/cover'
+    | 'review/publish'
+    | 'review/published'
+    | 'review/sections'
+    | 'review/status'
     | 'task/checklist/details_task'
     | 'task/checklist/open_task'
     | 'task/checklist/task'
@@ -5086,7 +5127,7 @@ export interface ReferralHeaderContents {
   verified_label?: string;
 }
 /**
- * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed.
+ * 'Remind me to finish' (SPEC §9 web push, issue 15 item 5): a button that, only when tapped, asks the browser for permission to show notifications, subscribes this browser to push (the VAPID key of `config_endpoint`) and saves the subscription for the owner (`subscription_endpoint`, POST). It shows where it is: asking, on, refused by the browser, not supported, not available (the server has no VAPID keys), or failed; with `off_label`, once on, a second button turns them off.
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "ReminderButtonContents".
@@ -5116,6 +5157,14 @@ export interface ReminderButtonContents {
    * The server has no VAPID keys.
    */
   unavailable_text: string;
+  /**
+   * Once reminders are on for this browser (now, or from an earlier visit: the service worker already has a push subscription and notifications are allowed), a second button with this text turns them off: the subscription is deleted for the owner (`subscription_endpoint`, DELETE deletePushSubscription) and unsubscribed in the browser's PushManager. Absent: no way to turn them off here.
+   */
+  off_label?: string;
+  /**
+   * Reminders were turned off for this browser (with off_label).
+   */
+  off_text?: string;
 }
 /**
  * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).

@@ -13,20 +13,43 @@ const ENDPOINT = 'https://fcm.googleapis.com/fcm/send/abc123';
 const KEYS = { p256dh: 'p'.repeat(87), auth: 'a'.repeat(22) };
 const contents = fixtureContents<ReminderButtonContents>('reminder_button', 'remind-me');
 
-/** A browser with service workers, the Push API and notifications, whose permission is `permission`. */
-function fakeBrowser(permission: NotificationPermission, answer: NotificationPermission = 'granted') {
-  const subscription = { toJSON: () => ({ endpoint: ENDPOINT, expirationTime: null, keys: KEYS }) };
+/**
+ * A browser with service workers, the Push API and notifications, whose permission is `permission`; with
+ * `subscribed`, its service worker already has a push subscription (reminders turned on before).
+ */
+function fakeBrowser(
+  permission: NotificationPermission,
+  answer: NotificationPermission = 'granted',
+  subscribed = false,
+) {
+  const subscription = {
+    endpoint: ENDPOINT,
+    toJSON: () => ({ endpoint: ENDPOINT, expirationTime: null, keys: KEYS }),
+    unsubscribe: vi.fn(async () => {
+      current = null;
+      return true;
+    }),
+  };
+  let current: typeof subscription | null = subscribed ? subscription : null;
   const pushManager = {
-    getSubscription: vi.fn(async () => null),
-    subscribe: vi.fn(async (_options: PushSubscriptionOptionsInit) => subscription),
+    getSubscription: vi.fn(async () => current),
+    subscribe: vi.fn(async (_options: PushSubscriptionOptionsInit) => (current = subscription)),
   };
   const registration = { pushManager };
-  const serviceWorker = { register: vi.fn(async () => registration), ready: Promise.resolve(registration) };
+  const serviceWorker = {
+    register: vi.fn(async () => registration),
+    getRegistration: vi.fn(async () => registration),
+    ready: Promise.resolve(registration),
+  };
   Object.defineProperty(navigator, 'serviceWorker', { value: serviceWorker, configurable: true });
-  const requestPermission = vi.fn(async () => answer);
-  vi.stubGlobal('Notification', { permission, requestPermission });
+  const notification = {
+    permission,
+    requestPermission: vi.fn(async () => (notification.permission = answer)),
+  };
+  const { requestPermission } = notification;
+  vi.stubGlobal('Notification', notification);
   vi.stubGlobal('PushManager', function PushManager() {});
-  return { pushManager, serviceWorker, requestPermission };
+  return { pushManager, serviceWorker, requestPermission, subscription };
 }
 
 const configLoad = (enabled: boolean) =>
@@ -135,6 +158,67 @@ describe("reminder_button ('Remind me to finish')", () => {
     await userEvent.click(button);
     await waitFor(() => expect(status).toHaveTextContent('Invalid Input'));
     expect(button).toBeEnabled();
+  });
+});
+
+describe('turning reminders off (issue 15 item 5)', () => {
+  const offButton = () => screen.queryByRole('button', { name: contents.off_label });
+
+  it('offers no way off before reminders are on', () => {
+    fakeBrowser('default');
+    draw();
+    expect(offButton()).toBeNull();
+  });
+
+  it('shows reminders already on from an earlier visit without asking, and turns them off', async () => {
+    const browser = fakeBrowser('granted', 'granted', true);
+    const send = vi.fn<Send>(async () => undefined);
+    const { button, status } = draw(configLoad(true), send);
+    await waitFor(() => expect(status).toHaveTextContent(contents.on_text));
+    expect(button).toBeDisabled();
+    expect(browser.requestPermission).not.toHaveBeenCalled();
+    expect(browser.serviceWorker.register).not.toHaveBeenCalled();
+    await userEvent.click(offButton()!);
+    await waitFor(() => expect(status).toHaveTextContent(contents.off_text!));
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith(
+      contents.subscription_endpoint,
+      { endpoint: ENDPOINT },
+      undefined,
+      'DELETE',
+    );
+    expect(browser.subscription.unsubscribe).toHaveBeenCalledTimes(1);
+    expect(offButton()).toBeNull();
+    // It can be turned on again.
+    expect(button).toBeEnabled();
+  });
+
+  it('turns off reminders just turned on; a subscription the server had forgotten counts as off', async () => {
+    const browser = fakeBrowser('default', 'granted');
+    const send = vi.fn<Send>(async (_endpoint, _body, _signal, method) => {
+      if (method === 'DELETE')
+        throw Object.assign(new Error('Not found'), { status: 404, code: 'ONB_PUSH_SUBSCRIPTION_NOT_FOUND' });
+      return undefined;
+    });
+    const { button, status } = draw(configLoad(true), send);
+    expect(offButton()).toBeNull();
+    await userEvent.click(button);
+    await waitFor(() => expect(status).toHaveTextContent(contents.on_text));
+    await userEvent.click(offButton()!);
+    await waitFor(() => expect(status).toHaveTextContent(contents.off_text!));
+    expect(browser.subscription.unsubscribe).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the browser subscribed and shows the API's message when the server refuses", async () => {
+    const browser = fakeBrowser('granted', 'granted', true);
+    const send = vi.fn<Send>(async () => {
+      throw Object.assign(new Error('Unable to connect'), { status: 0, message: 'Unable to connect' });
+    });
+    const { status } = draw(configLoad(true), send);
+    await waitFor(() => expect(offButton()).not.toBeNull());
+    await userEvent.click(offButton()!);
+    await waitFor(() => expect(status).toHaveTextContent('Unable to connect'));
+    expect(browser.subscription.unsubscribe).not.toHaveBeenCalled();
   });
 });
 

@@ -60,3 +60,32 @@ export async function turnOnReminders(
   await io.send(io.subscriptionEndpoint, { endpoint, keys });
   return 'on';
 }
+
+/**
+ * This browser's push subscription when reminders are already on (a subscription of the service worker
+ * and notifications allowed), or null. Reads only: registers nothing and asks for nothing (SPEC §9: never
+ * ask on load), so a widget can show 'on' and the way to turn reminders off when it is drawn.
+ */
+export async function currentSubscription(): Promise<PushSubscription | null> {
+  if (!remindersSupported() || Notification.permission !== 'granted') return null;
+  const registration = await navigator.serviceWorker.getRegistration();
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+/**
+ * Turns reminders off for this browser (issue 15 item 5): the subscription is deleted for the signed-in
+ * owner (`subscriptionEndpoint`, DELETE deletePushSubscription; a 404 ONB_PUSH_SUBSCRIPTION_NOT_FOUND means
+ * the server had already forgotten it and counts as done) and then unsubscribed in the browser's
+ * PushManager, so the push service drops it too. Without a subscription there is nothing to do. Rejects
+ * with the API client's error when the DELETE fails otherwise (the browser stays subscribed).
+ */
+export async function turnOffReminders(io: { send: Send; subscriptionEndpoint: string }): Promise<void> {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  try {
+    await io.send(io.subscriptionEndpoint, { endpoint: subscription.endpoint }, undefined, 'DELETE');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ONB_PUSH_SUBSCRIPTION_NOT_FOUND') throw error;
+  }
+  await subscription.unsubscribe();
+}

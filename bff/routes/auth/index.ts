@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { RequestOtpBody, VerifyOtpBody } from '../../../schemas/generated/types';
+import type { RequestOtpBody, SignOutBody, VerifyOtpBody } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { normalisePhone, type NormalisedPhone } from '../../services/otp';
 import { LOGGED_IN_COOKIE, SESSION_COOKIE } from '../../services/sessions';
 import { roleOfChoice, toUserDetails, type SignInRoleChoice } from '../../services/users';
+import { sharedAjv } from '../../../schemas/ajv';
 import { errorResponses, ok, ref } from '../responses';
 import passwordRoutes from './passwords';
 
@@ -12,6 +13,10 @@ import passwordRoutes from './passwords';
  * OTP sign-in (SPEC §4 login, §5 validation, §6 roles, §8 messages):
  * request_otp → verify_otp (session cookies) → sign_in state → sign_out.
  */
+/** api/sign-out.schema.json, the optional body of signOut. */
+const isSignOutBody = (body: unknown): body is SignOutBody =>
+  sharedAjv().getSchema('api/sign-out.schema.json')!(body) === true;
+
 export default async function authRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
   await app.register(passwordRoutes, { config });
@@ -136,7 +141,7 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
     },
   );
 
-  app.post(
+  app.post<{ Body: SignOutBody | undefined }>(
     '/hms_ms/api/v1/onboard/users/sign_out',
     {
       // Idempotent: after a password change has ended every session, the client still signs out cleanly.
@@ -145,11 +150,18 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
         operationId: 'signOut',
         tags: ['auth'],
         summary: 'End the session (if any) and clear both cookies',
+        description:
+          "Optional JSON body (api/sign-out.schema.json): with `push_endpoint` (this browser's push subscription), the signed-in owner's subscription with that endpoint is deleted first: no more reminders to a signed-out browser (issue 15 item 5). 400 ONB_INVALID_INPUT for another body.",
         security: [{ session: [] }],
         response: { 204: { description: 'Signed out', type: 'null' }, ...errorResponses },
       },
     },
     async (request, reply) => {
+      // The body is optional (clients sign out with none), so it is checked here, not by the route schema.
+      const body = request.body ?? {};
+      if (!isSignOutBody(body)) throw onboardError('ONB_INVALID_INPUT', { field: 'push_endpoint' });
+      const pushEndpoint = body.push_endpoint;
+      if (pushEndpoint && request.user) await app.reminders.deleteSubscription(request.user.id, pushEndpoint);
       await app.endSession(request, reply);
       return reply.code(204).send();
     },

@@ -135,6 +135,35 @@ describe('push routes', () => {
     expect((await remove(sub.endpoint, cookie)).statusCode).toBe(404);
   });
 
+  it("signing out with this browser's endpoint deletes that subscription only, and only the owner's (SPEC §8)", async () => {
+    const { userId, sub, cookie } = await ownerWithSubscription();
+    const second = pushService.subscribe(vapid.publicKey);
+    expect((await save(second, cookie)).statusCode).toBe(204);
+    // Another owner signing out with this endpoint deletes nothing of the first owner's.
+    const other = await signInNewOwner(app);
+    const signOut = (who: string, payload?: Record<string, unknown>) =>
+      app.inject({
+        method: 'POST',
+        url: '/hms_ms/api/v1/onboard/users/sign_out',
+        headers: { cookie: who, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        ...(payload ? { payload } : {}),
+      });
+    expect((await signOut(other, { push_endpoint: sub.endpoint })).statusCode).toBe(204);
+    expect(await subscriptionsOf(userId)).toHaveLength(2);
+    // A body that is not an endpoint is refused, and the session stays.
+    expect((await signOut(cookie, { push_endpoint: 'javascript:alert(1)' })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ url: '/hms_ms/api/v2/sign_in', headers: { cookie } })).json().data.is_logged_in,
+    ).toBe(true);
+    const out = await signOut(cookie, { push_endpoint: sub.endpoint });
+    expect(out.statusCode).toBe(204);
+    expect((await subscriptionsOf(userId)).map((r) => r.endpoint)).toEqual([second.endpoint]);
+    // Signed out already, an endpoint deletes nothing; and signing out without a body still works.
+    expect((await signOut(cookie, { push_endpoint: second.endpoint })).statusCode).toBe(204);
+    expect(await subscriptionsOf(userId)).toHaveLength(1);
+    expect((await signOut(cookie)).statusCode).toBe(204);
+  });
+
   it('refuses signed out (401) and a PropertyManager (403)', async () => {
     const sub = pushService.subscribe(vapid.publicKey);
     expect((await save(sub)).statusCode).toBe(401);
