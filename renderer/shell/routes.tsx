@@ -31,7 +31,7 @@ import { parseAppPath, signUpPath, toBrowserPath } from './country';
 import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
 import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
-import { signOut, signOutLocally } from './session';
+import { signOutLocally } from './session';
 import { restoreUserFromCookie } from './sso';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
@@ -115,7 +115,11 @@ function ShellLayout(): ReactElement {
           status,
           timer: toastTimerMs(timer_ms),
         }),
-      signOut: () => signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
+      // Sign-out is a chunk of its own (./sign-out), loaded on the tap.
+      signOut: () =>
+        import('./sign-out').then(({ signOut }) =>
+          signOut(store, () => void navigate(signUpPath(countryCode), { replace: true })),
+        ),
       sessionStarted: (user: UserDetails) => {
         store.set(signedOutOnPurposeAtom, false);
         store.set(userDetailsAtom, user);

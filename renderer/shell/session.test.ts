@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedInAtom, loginTypeAtom, toastsAtom, userDetailsAtom } from '../state/atoms';
 import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
-import { safeSignOutUrl, signOut } from './session';
+import { safeSignOutUrl, signOut } from './sign-out';
 import { clearAnalyticsUser } from './analytics';
 
 vi.mock('./analytics', async (original) => ({
