@@ -48,9 +48,11 @@ const screensDir = join(root, 'bff/screens');
  * {@link SIGN_IN_GOAL}; what is left is mostly the stack itself (react-dom 63.6 KB, MUI with emotion and
  * stylis ≈50 KB, i18next 18 KB, react-router 12.7 KB: `npm run size -- --detail sign_up`). 194.1 KB after
  * the first page gained the error-report listeners and analytics blocks (issue 15), the widget-types header
- * (issue 16) and two widgets in the registry.
+ * (issue 16) and two widgets in the registry; 194.7 KB with the banner logo (issue 15), the `track` action and
+ * the sign-out's push endpoint. 193.0 KB after sign-out and the photo upload manager became chunks of their
+ * own (loaded on the tap, and with the uploader widgets: `WIDGET_COMPANIONS`).
  */
-export const SIGN_IN_BUDGET = 194_600;
+export const SIGN_IN_BUDGET = 193_500;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
@@ -73,6 +75,12 @@ type Manifest = Record<string, ManifestChunk>;
 
 const ENTRY = 'index.html';
 const ENGINE_SCREEN = 'engine/screen.tsx';
+/** Modules a widget's registry entry loads with the widget's own chunk (renderer/engine/registry.ts). */
+const WIDGET_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
+  image_uploader: ['engine/uploads.ts'],
+  document_uploader: ['engine/uploads.ts'],
+};
+const COMPANIONS = new Set(Object.values(WIDGET_COMPANIONS).flat());
 
 function readManifest(): Manifest {
   if (!existsSync(manifestPath)) {
@@ -157,6 +165,8 @@ function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): S
   for (const type of screenTypes) {
     const widget = keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`);
     if (widget) for (const key of closure(manifest, [widget], true, base)) chunks.add(key);
+    const companions = (WIDGET_COMPANIONS[type] ?? []).filter((key) => manifest[key]);
+    for (const key of closure(manifest, companions, true, base)) chunks.add(key);
   }
   if (isPublic) return chunks;
   const validators = [
@@ -333,6 +343,7 @@ const base = closure(
 const onUse = [...base]
   .flatMap((key) => manifest[key]!.dynamicImports ?? [])
   .filter((key) => !/(^|\/)(widgets\/[a-z-]+\/index\.ts|schemas\/generated\/validators(\.js$|\/))/.test(key))
+  .filter((key) => !COMPANIONS.has(key))
   .filter((key) => (!key.startsWith('shell/') || OPTIONAL_SHELL_PARTS.has(key)) && !base.has(key));
 const onUseFiles = [...closure(manifest, new Set(onUse), false)]
   .filter((key) => !base.has(key))

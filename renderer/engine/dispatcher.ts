@@ -12,7 +12,7 @@ import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from
 import { endpointTemplate, sendAnalyticsBlock, type ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
-import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './uploads';
+import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './idempotency';
 
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host

@@ -8,6 +8,7 @@ import { Popup } from '../../widgets/popup';
 import { SocialLoginButtons } from '../../widgets/social-login-buttons';
 import { Text } from '../../widgets/text';
 import { lazyWidget } from './lazy-widget';
+import { loadUploads } from './lazy-uploads';
 
 /**
  * The one map from `widget_type` to its component (CONVENTIONS: the registry is one typed map). Typed
@@ -38,13 +39,16 @@ export const widgetRegistry = {
   map_pin: lazyWidget(() => import('../../widgets/map-pin').then((m) => m.MapPin)),
   place_search: lazyWidget(() => import('../../widgets/place-search').then((m) => m.PlaceSearch)),
   // Only the images screen draws these: their code is a chunk of its own, fetched when first drawn.
-  image_uploader: lazyWidget(() => import('../../widgets/image-uploader').then((m) => m.ImageUploader)),
+  // The uploaders load the upload manager with them (`lazy-uploads.ts`): no other widget uses it.
+  image_uploader: lazyWidget(() =>
+    Promise.all([import('../../widgets/image-uploader'), loadUploads()]).then(([m]) => m.ImageUploader),
+  ),
   photo_tips: lazyWidget(() => import('../../widgets/photo-tips').then((m) => m.PhotoTips)),
   contact_verification: lazyWidget(() =>
     import('../../widgets/contact-verification').then((m) => m.ContactVerification),
   ),
   document_uploader: lazyWidget(() =>
-    import('../../widgets/document-uploader').then((m) => m.DocumentUploader),
+    Promise.all([import('../../widgets/document-uploader'), loadUploads()]).then(([m]) => m.DocumentUploader),
   ),
   photo_gallery: lazyWidget(() => import('../../widgets/photo-gallery').then((m) => m.PhotoGallery)),
   property_card: lazyWidget(() => import('../../widgets/property-card').then((m) => m.PropertyCard)),

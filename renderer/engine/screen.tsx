@@ -17,7 +17,7 @@ import { activeHotelIdAtom, appStore, openPopupAtom } from '../state/atoms';
 import { dispatch as runActions, type DispatchContext } from './dispatcher';
 import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
-import { uploadManagerFor } from './uploads';
+import { uploadsOf } from './lazy-uploads';
 import { sendAnalyticsBlock, useShellHost } from './host';
 import { widgetRegistry } from './registry';
 import {
@@ -181,7 +181,7 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup, checked }: SlotProps
         load={widgetLoad}
         send={widgetSend}
         popup={popup}
-        uploads={uploadManagerFor(ctx.store)}
+        uploads={uploadsOf(ctx.store)}
       />
     </ErrorBoundary>
   );

@@ -6,7 +6,8 @@ import type { PropertyImage, UploadImageResult } from '../../schemas/generated/t
 import type { UploadApi } from '../../widgets/widget-props';
 import { ApiError, type ApiUploadOptions, apiRequest, apiUpload } from '../api/client';
 import { loggedInAtom, type AppStore } from '../state/atoms';
-import { createUploadManager, uploadFailure, uploadManagerFor, uploadsAtom, uuidV4 } from './uploads';
+import { uuidV4 } from './idempotency';
+import { createUploadManager, uploadFailure, uploadManagerFor, uploadsAtom } from './uploads';
 
 const ENDPOINT = '/hms_ms/api/v1/onboard/leads/PO1/images';
 

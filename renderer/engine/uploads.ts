@@ -9,9 +9,7 @@ import type {
 } from '../../widgets/widget-props';
 import { ApiError, apiRequest, apiUpload } from '../api/client';
 import { loggedInAtom, type AppStore } from '../state/atoms';
-
-/** The header of a request the server answers once per key (issue 14 item 5). */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './idempotency';
 
 /** Uploads running at once (issue 4: at most 2, so that a phone's uplink is not split too thin). */
 export const UPLOAD_CONCURRENCY = 2;
@@ -65,17 +63,6 @@ export function uploadFailure(error: unknown): UploadFailure {
   if (code === DUPLICATE_CODE) return { status: 'duplicate', message, code };
   if (code !== null && REFUSED_CODES.has(code)) return { status: 'invalid', message, code };
   return { status: 'failed', message, code };
-}
-
-/** A version-4 uuid; falls back to getRandomValues where randomUUID is missing (plain http on a LAN). */
-export function uuidV4(): string {
-  const c = globalThis.crypto;
-  if (typeof c.randomUUID === 'function') return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The stored image of an upload answer (`data.image` of uploadPropertyImage), or undefined for other answers. */
