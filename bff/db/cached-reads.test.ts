@@ -75,6 +75,18 @@ describe('reads answered from memory until the next write (issue 13 item 6)', ()
     expect(await bodyOf(1)).toBe('committed');
   });
 
+  it('never keeps a binary value (photos are up to 10 MB): each read goes to the database', async () => {
+    await sql`create table blobs (id int primary key, data bytea not null)`.execute(db);
+    await sql`insert into blobs values (1, ${Buffer.from('photo bytes')})`.execute(db);
+    const read = async () =>
+      (await sql<{ data: Uint8Array }>`select data from blobs where id = ${1}`.execute(db)).rows[0]!.data;
+    const before = stats();
+    await read();
+    const again = await read();
+    expect(Buffer.from(again).toString()).toBe('photo bytes');
+    expect(stats()).toMatchObject({ hits: before.hits, misses: before.misses + 2 });
+  });
+
   it('never keeps a read that depends on the clock', async () => {
     const now = async () =>
       (await sql<{ t: string }>`select clock_timestamp()::text as t`.execute(db)).rows[0]!.t;

@@ -43,6 +43,19 @@ function keyOf(query: CompiledQuery): string | null {
   return parts.join('\u0000');
 }
 
+/**
+ * A result the cache may keep: at most {@link READ_CACHE_MAX_ROWS} rows and no binary value. Photos, documents
+ * and contract PDFs are `bytea` (up to 10 MB each): kept, they would hold that memory.
+ */
+function keepable(result: QueryResult<unknown>): boolean {
+  if (result.rows.length > READ_CACHE_MAX_ROWS) return false;
+  for (const row of result.rows) {
+    if (typeof row !== 'object' || row === null) continue;
+    for (const value of Object.values(row)) if (ArrayBuffer.isView(value)) return false;
+  }
+  return true;
+}
+
 interface Entry {
   generation: number;
   result: QueryResult<unknown>;
@@ -68,7 +81,7 @@ class ReadCache {
   }
 
   set(key: string, result: QueryResult<unknown>, generation: number) {
-    if (generation !== this.generation || result.rows.length > READ_CACHE_MAX_ROWS) return;
+    if (generation !== this.generation || !keepable(result)) return;
     this.entries.delete(key);
     this.entries.set(key, { generation, result });
     if (this.entries.size > READ_CACHE_ENTRIES) {
@@ -108,7 +121,7 @@ class CachedConnection implements DatabaseConnection {
     cache.misses++;
     const generation = cache.generation;
     const result = await this.inner.executeQuery<R>(query);
-    cache.set(key, structuredClone(result) as QueryResult<unknown>, generation);
+    if (keepable(result)) cache.set(key, structuredClone(result) as QueryResult<unknown>, generation);
     return result;
   }
 
