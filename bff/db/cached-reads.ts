@@ -6,6 +6,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { withDriver } from './dialect-with-driver';
 
 /**
  * Entries the read cache keeps, least recently used dropped first. Ours, not the SPEC's: a signed-in
@@ -203,12 +204,7 @@ export interface ReadCacheStats {
 export function cachedReadsDialect(dialect: Dialect): { dialect: Dialect; stats: () => ReadCacheStats } {
   const cache = new ReadCache();
   return {
-    dialect: {
-      createAdapter: () => dialect.createAdapter(),
-      createDriver: () => new CachedDriver(dialect.createDriver(), cache),
-      createQueryCompiler: () => dialect.createQueryCompiler(),
-      createIntrospector: (db) => dialect.createIntrospector(db),
-    },
+    dialect: withDriver(dialect, (inner) => new CachedDriver(inner, cache)),
     stats: () => ({ hits: cache.hits, misses: cache.misses, entries: cache.entries.size }),
   };
 }

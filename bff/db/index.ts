@@ -38,6 +38,7 @@ import * as m0021 from './migrations/0021-live-photos-programs';
 import * as m0023 from './migrations/0023-utm';
 import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
 import * as m0022 from './migrations/0022-push-subscriptions';
+import { withDriver } from './dialect-with-driver';
 import { cachedReadsDialect, type ReadCacheStats } from './cached-reads';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
 import { tracedDialect } from './traced-dialect';
@@ -198,12 +199,7 @@ class BoundedDriver implements Driver {
 
 /** `dialect` with its driver bounded by `limits` (see {@link DatabaseLimits}). */
 function boundedDialect(dialect: Dialect, limits: DatabaseLimits): Dialect {
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new BoundedDriver(dialect.createDriver(), limits),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-  };
+  return withDriver(dialect, (inner) => new BoundedDriver(inner, limits));
 }
 
 /**

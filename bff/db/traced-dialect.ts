@@ -7,6 +7,7 @@ import type {
   QueryResult,
   TransactionSettings,
 } from 'kysely';
+import { withDriver } from './dialect-with-driver';
 
 const tracer = trace.getTracer('property-onboard-db');
 
@@ -97,10 +98,5 @@ class TracedDriver implements Driver {
  * nothing, but the caller wraps only when tracing is on.
  */
 export function tracedDialect(dialect: Dialect, namespace = 'pglite'): Dialect {
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new TracedDriver(dialect.createDriver(), namespace),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-  };
+  return withDriver(dialect, (inner) => new TracedDriver(inner, namespace));
 }

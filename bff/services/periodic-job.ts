@@ -11,8 +11,8 @@ export interface PeriodicJob {
 
 /**
  * The runner used on PGlite (one process): runs `run` at once, then `everyMs` after each run ends, never two
- * at once; a failure goes to `onError` and the next run still comes. The same shape as the reminders'
- * in-process scheduler (bff/services/reminder-queue.ts).
+ * at once; a failure goes to `onError` and the next run still comes. The reminders' in-process scheduler
+ * (bff/services/reminder-queue.ts) is this runner too.
  */
 export function createInProcessJob(
   run: () => Promise<unknown>,

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { createInProcessJob } from './periodic-job';
 import type { Reminders } from './reminders';
 
 /** pg-boss queue of reminder rounds: one job per REMINDER_CHECK_MS across every instance (throttled). */
@@ -25,29 +26,7 @@ export function createInProcessScheduler(
   everyMs: number,
   onError: (err: unknown) => void,
 ): ReminderScheduler {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    running = reminders
-      .runRound()
-      .catch(onError)
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, everyMs).unref();
-      });
-  };
-  return {
-    kind: 'in-process',
-    async start() {
-      stopped = false;
-      timer = setTimeout(tick, 0).unref();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return createInProcessJob(() => reminders.runRound(), everyMs, onError);
 }
 
 /** Options of {@link createPgBossScheduler}. */
