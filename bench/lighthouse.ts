@@ -3,6 +3,8 @@
  * 1638.4 Kbit/s down, 4× CPU slowdown) run programmatically in Debian's Chromium, for `npm run bench`
  * (issue 13 item 4). How it is measured: bench/README.md.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { connect } from 'puppeteer-core';
@@ -32,6 +34,11 @@ export interface LighthouseFigures {
   failedAccessibility: string[];
   /** Opportunities and diagnostics that Lighthouse flags (id and its estimated savings in ms or bytes), largest first. */
   flagged: string[];
+  /**
+   * The element Lighthouse took as the Largest Contentful Paint (its selector or text snippet) and the
+   * phases of its time (ms: time to first byte, resource load delay and load time, element render delay).
+   */
+  lcpElement: string;
 }
 
 /** Options of {@link runLighthouse}. */
@@ -94,6 +101,13 @@ async function runOnce(url: string, opts: LighthouseOptions): Promise<Lighthouse
     );
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
+    // LIGHTHOUSE_REPORT_DIR keeps each run's whole report (JSON), to look into a figure.
+    const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+    if (reportDir) {
+      mkdirSync(reportDir, { recursive: true });
+      const name = `${new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'page'}-${Date.now()}.json`;
+      writeFileSync(join(reportDir, name), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const a11yIds = lhr.categories.accessibility?.auditRefs.map((r) => r.id) ?? [];
@@ -110,6 +124,7 @@ async function runOnce(url: string, opts: LighthouseOptions): Promise<Lighthouse
       .sort((x, y) => y.ms - x.ms || y.bytes - x.bytes)
       .map((o) => `${o.id} (${Math.round(o.ms)} ms${o.bytes ? `, ${Math.round(o.bytes / 1000)} KB` : ''})`);
     return {
+      lcpElement: describeLcpElement(lhr.audits['largest-contentful-paint-element']?.details),
       performance: score(lhr.categories.performance?.score),
       accessibility: score(lhr.categories.accessibility?.score),
       lcpMs: audit('largest-contentful-paint'),
@@ -125,4 +140,15 @@ async function runOnce(url: string, opts: LighthouseOptions): Promise<Lighthouse
     await browser.disconnect();
     chrome.kill();
   }
+}
+
+/** `largest-contentful-paint-element`'s details (Lighthouse 12: a list of two tables) as one line. */
+function describeLcpElement(details: unknown): string {
+  const tables = (details as { items?: { items?: Record<string, unknown>[] }[] } | undefined)?.items ?? [];
+  const node = tables[0]?.items?.[0]?.node as { selector?: string; snippet?: string } | undefined;
+  const phases = (tables[1]?.items ?? [])
+    .map((p) => `${String(p.phase)} ${Math.round(Number(p.timing))} ms`)
+    .join(', ');
+  if (!node) return 'unknown';
+  return `${node.selector ?? ''} ${node.snippet ?? ''}`.trim() + (phases ? ` (${phases})` : '');
 }

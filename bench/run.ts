@@ -296,6 +296,7 @@ async function measureLighthouse(base: string): Promise<void> {
       console.log(`Lighthouse ${name}: the page ended on ${f.finalUrl}, not on ${url}`);
     }
     if (f.flagged.length) console.log(`Lighthouse flags on ${name}: ${f.flagged.join('; ')}`);
+    console.log(`Lighthouse LCP element on ${name}: ${f.lcpElement}`);
   }
 }
 
