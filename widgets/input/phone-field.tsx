@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { Box } from '@mui/material';
 import { TextField } from './text-field';
 import { useTranslation } from 'react-i18next';
@@ -44,6 +44,48 @@ export function nationalPart(value: string, country: string): string {
   return value.slice(callingCode.length + 1);
 }
 
+/** Longest wait for an idle moment before the country list is built anyway, ms (ours). */
+const COUNTRY_LIST_IDLE_TIMEOUT_MS = 2000;
+
+/** Runs `task` when the browser is idle (at most {@link COUNTRY_LIST_IDLE_TIMEOUT_MS} later); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(task, { timeout: COUNTRY_LIST_IDLE_TIMEOUT_MS });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task, 0);
+  return () => clearTimeout(timer);
+}
+
+/** One option of the country selector: ISO 3166-1 alpha-2 code, calling code digits, name in the language. */
+interface CountryOption {
+  code: string;
+  callingCode: string;
+  name: string;
+}
+
+/**
+ * The country selector's options in `language`: every country of {@link COUNTRY_CALLING_CODES} named through
+ * `Intl.DisplayNames` (the code where it has no name) and sorted by the language's collation; or, with
+ * `only`, that one country alone (none when it is not a known country).
+ */
+export function countryOptions(language: string, only?: string): CountryOption[] {
+  let names: Intl.DisplayNames | undefined;
+  try {
+    names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
+  } catch {
+    names = undefined;
+  }
+  if (only !== undefined) {
+    const callingCode = COUNTRY_CALLING_CODES.get(only);
+    return callingCode ? [{ code: only, callingCode, name: names?.of(only) ?? only }] : [];
+  }
+  const collator = new Intl.Collator(language);
+  return [...COUNTRY_CALLING_CODES]
+    .map(([code, callingCode]) => ({ code, callingCode, name: names?.of(code) ?? code }))
+    .sort((a, b) => collator.compare(a.name, b.name));
+}
+
 /**
  * Phone kind of the input widget: a country selector (native select: the phone's own picker, searchable
  * by typing) beside a `type="tel"` field. The raw string typed is stored in `field` (the server
@@ -68,18 +110,22 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const countries = useMemo(() => {
-    let names: Intl.DisplayNames | undefined;
-    try {
-      names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
-    } catch {
-      names = undefined;
-    }
-    const collator = new Intl.Collator(language);
-    return [...COUNTRY_CALLING_CODES]
-      .map(([code, callingCode]) => ({ code, callingCode, name: names?.of(code) ?? code }))
-      .sort((a, b) => collator.compare(a.name, b.name));
-  }, [language]);
+  // The whole list (≈245 names through Intl.DisplayNames, sorted by the language's collation) costs tens of ms
+  // on a phone at first use: drawn with the first screen it lengthened its first draw (issue 13 item 4). The
+  // box first holds the chosen country alone; the list is built when the owner reaches the box (pointer,
+  // touch or keyboard focus, before the phone's picker opens) or once the page is idle, whichever comes first.
+  const [listed, setListed] = useState(false);
+  const listAll = () => {
+    if (!listed) setListed(true);
+  };
+  useEffect(() => {
+    if (listed) return;
+    return whenIdle(() => startTransition(() => setListed(true)));
+  }, [listed]);
+  const countries = useMemo(
+    () => (listed ? countryOptions(language) : countryOptions(language, country)),
+    [listed, language, country],
+  );
 
   const setCountry = (next: string) => {
     if (countryField) form.setValue(countryField, next);
@@ -102,6 +148,7 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
         label={t('widgets.input.country')}
         value={country}
         onChange={(e) => setCountry(e.target.value)}
+        onReach={listAll}
         sx={{ flex: '0 0 38%', minWidth: 0 }}
         slotProps={{ inputLabel: { shrink: true } }}
       >

@@ -28,6 +28,11 @@ export interface TextFieldProps {
   maxRows?: number;
   /** A native `<select>` of the `<option>` children (the phone field's country). */
   select?: boolean;
+  /**
+   * With `select`: called when the owner reaches the `<select>` (pointer down, touch start or focus), before
+   * the phone's picker opens; the phone field fills its list of countries then.
+   */
+  onReach?: () => void;
   /** Drawn at the end inside the outline (the password field's show/hide button). */
   endAdornment?: ReactNode;
   children?: ReactNode;
@@ -56,6 +61,7 @@ export function TextField({
   children,
   slotProps,
   endAdornment,
+  onReach,
   ...input
 }: TextFieldProps): ReactElement {
   const helperId =
@@ -78,7 +84,12 @@ export function TextField({
           onBlur={input.onBlur}
           autoFocus={input.autoFocus}
           input={outlined}
-          inputProps={{ 'aria-describedby': helperId }}
+          inputProps={{
+            'aria-describedby': helperId,
+            onFocus: onReach,
+            onPointerDown: onReach,
+            onTouchStart: onReach,
+          }}
         >
           {children}
         </NativeSelect>
