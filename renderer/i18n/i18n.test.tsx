@@ -88,6 +88,41 @@ describe('setLanguage and translations', () => {
     expect(i18n.t('shell.not_found.title')).toBe("We couldn't find the page");
   });
 
+  it('adds only the areas whose texts changed, and nothing when the language is unchanged (issue 13 item 4)', async () => {
+    const reply = (clientMessages: Record<string, unknown>) =>
+      new Response(JSON.stringify({ success: true, data: { language: 'en-GB', clientMessages } }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    const builtIn = i18n.getResourceBundle('en-GB', 'translation') as Record<string, unknown>;
+    const added: Record<string, unknown>[] = [];
+    const onAdded = (_lng: string, _ns: string, resources: Record<string, unknown>) => added.push(resources);
+    i18n.store.on('added', onAdded);
+    try {
+      // The built-in areas as they are, and one area the page does not have yet.
+      fetchMock.mockResolvedValueOnce(
+        reply({ shell: builtIn.shell, widgets: builtIn.widgets, screens: { title: 'List your property' } }),
+      );
+      expect(await loadTranslations('en-GB')).toBe(true);
+      expect(added.map((r) => Object.keys(r))).toEqual([['screens']]);
+      expect(i18n.t('screens.title')).toBe('List your property');
+      const cached = localStorage.getItem('messages');
+      expect(JSON.parse(cached!)['en-GB'].screens.title).toBe('List your property');
+
+      // The same texts again: no area is added, and the cache is left as it is.
+      const setItem = vi.spyOn(Storage.prototype, 'setItem');
+      fetchMock.mockResolvedValueOnce(
+        reply({ shell: builtIn.shell, widgets: builtIn.widgets, screens: { title: 'List your property' } }),
+      );
+      expect(await loadTranslations('en-GB')).toBe(true);
+      expect(added).toHaveLength(1);
+      expect(setItem).not.toHaveBeenCalledWith('messages', expect.anything());
+      setItem.mockRestore();
+    } finally {
+      i18n.store.off('added', onAdded);
+    }
+  });
+
   it('uses the cached texts at once', async () => {
     localStorage.setItem('messages', JSON.stringify({ nl: { shell: { copied: 'Gekopieerd' } } }));
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));

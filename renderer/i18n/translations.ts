@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import type { Locale } from '../../schemas/generated/types';
 import { apiRequest } from '../api/client';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../state/storage-keys';
@@ -24,6 +25,22 @@ function addBundle(locale: Locale, messages: ClientMessages): void {
 }
 
 /**
+ * Adds the areas of `messages` (shell, widgets, errors, screens…) whose texts differ from what i18next holds
+ * for `locale`, as a transition: every component that translates re-renders when texts are added, and as a
+ * transition React draws that in slices instead of one long task (issue 13 item 4: TBT). Areas that are
+ * already there as they are (the built-in en-GB texts, a cached copy) are not added again, so an unchanged
+ * language draws nothing twice.
+ */
+function addChangedAreas(locale: Locale, messages: ClientMessages): void {
+  const held = (i18n.getResourceBundle(locale, 'translation') ?? {}) as ClientMessages;
+  const changed: ClientMessages = {};
+  for (const [area, texts] of Object.entries(messages)) {
+    if (JSON.stringify(held[area]) !== JSON.stringify(texts)) changed[area] = texts;
+  }
+  if (Object.keys(changed).length > 0) startTransition(() => addBundle(locale, changed));
+}
+
+/**
  * Loads the texts of `locale` (SPEC §3 translations, §8): first the copy cached in localStorage 'messages'
  * (so a reload shows the language at once), then GET /hms_ms/api/v1/translations/:language, which replaces
  * it and refreshes the cache. Resolves true when the server's texts were added, false on failure (the
@@ -32,15 +49,18 @@ function addBundle(locale: Locale, messages: ClientMessages): void {
 export async function loadTranslations(locale: Locale): Promise<boolean> {
   const cache = readCache();
   const cached = cache[locale];
-  if (cached) addBundle(locale, cached);
+  if (cached) addChangedAreas(locale, cached);
   try {
     const data = await apiRequest<{ language?: string; clientMessages?: ClientMessages }>(
       `/hms_ms/api/v1/translations/${encodeURIComponent(locale)}`,
     );
     const messages = data?.clientMessages;
     if (!messages || typeof messages !== 'object') return false;
-    addBundle(locale, messages);
-    writeStorage(STORAGE_KEYS.messages, JSON.stringify({ ...readCache(), [locale]: messages }));
+    addChangedAreas(locale, messages);
+    const latest = readCache();
+    if (JSON.stringify(latest[locale]) !== JSON.stringify(messages)) {
+      writeStorage(STORAGE_KEYS.messages, JSON.stringify({ ...latest, [locale]: messages }));
+    }
     return true;
   } catch {
     return false;

@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import type { AppStore } from '../state/atoms';
 import { globalInfoAtom, globalInfoSettledAtom, resetUserAtoms } from '../state/atoms';
 import { clearStorageOnSignOut } from '../state/storage-keys';
@@ -18,7 +19,8 @@ export async function loadGlobalInfo(store: AppStore, pathname: string): Promise
     const info = await apiRequest<GlobalInfo>(GLOBAL_INFO_ENDPOINT, {
       headers: country ? { user_url_country: country.toUpperCase() } : {},
     });
-    store.set(globalInfoAtom, info);
+    // As a transition: what it changes on the page is drawn in slices, not in one long task (issue 13 item 4).
+    startTransition(() => store.set(globalInfoAtom, info));
     // Performance tracing (issue 15 item 4) only when the server has it on: its own chunk, never on the way
     // of the first screen.
     if (info.tracing) {
@@ -31,7 +33,7 @@ export async function loadGlobalInfo(store: AppStore, pathname: string): Promise
   } catch (error) {
     console.warn('global info failed', extractErrorMessage(error));
   } finally {
-    store.set(globalInfoSettledAtom, true);
+    startTransition(() => store.set(globalInfoSettledAtom, true));
   }
 }
 
