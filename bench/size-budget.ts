@@ -77,8 +77,8 @@ const ENTRY = 'index.html';
 const ENGINE_SCREEN = 'engine/screen.tsx';
 /** Modules a widget's registry entry loads with the widget's own chunk (renderer/engine/registry.ts). */
 const WIDGET_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
-  image_uploader: ['engine/uploads.ts'],
-  document_uploader: ['engine/uploads.ts'],
+  image_uploader: ['api/uploads.ts'],
+  document_uploader: ['api/uploads.ts'],
 };
 const COMPANIONS = new Set(Object.values(WIDGET_COMPANIONS).flat());
 

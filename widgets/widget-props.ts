@@ -177,9 +177,9 @@ export interface UploadBulkState {
 }
 
 /**
- * The engine's upload manager as widgets see it (renderer/engine/uploads.ts). It lives in the app's jotai
- * store, not in a widget: uploads carry on while the owner opens another task, and a widget showing the same
- * endpoint and category finds them again. At most 2 uploads run at once.
+ * The upload manager as widgets see it (renderer/api/uploads.ts, passed by the engine). It lives in the app's
+ * jotai store, not in a widget: uploads carry on while the owner opens another task, and a widget showing the
+ * same endpoint and category finds them again. At most 2 uploads run at once.
  */
 export interface UploadApi {
   /**

@@ -6,13 +6,13 @@ import type {
   WidgetEnvelope,
 } from '../../schemas/generated/types';
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
+import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from '../api/idempotency';
 import { blockingLoaderAtom, openPopupAtom, type AppStore } from '../state/atoms';
 import { findFieldRules, type Translate } from './field-validation';
 import { readForm, setFieldError, validateFormFieldsWhenReady, writeField } from './form';
 import { endpointTemplate, sendAnalyticsBlock, type ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
-import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './idempotency';
 
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host

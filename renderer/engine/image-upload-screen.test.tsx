@@ -22,7 +22,7 @@ import { fakeCreateImageBitmap, pngFile } from '../../widgets/test-png';
 import { i18n } from '../i18n/instance';
 import type { AppStore } from '../state/atoms';
 import { Screen } from './screen';
-import { uploadManagerFor } from './uploads';
+import { uploadManagerFor } from '../api/uploads';
 
 const contents = fixtureContents<ImageUploaderContents>('image_uploader', 'empty');
 const stored: PropertyImage = {

@@ -21,7 +21,7 @@ import { fakeCreateImageBitmap, pngFile } from '../../widgets/test-png';
 import { i18n } from '../i18n/instance';
 import type { AppStore } from '../state/atoms';
 import { Screen } from './screen';
-import { uploadManagerFor } from './uploads';
+import { uploadManagerFor } from '../api/uploads';
 
 /** ms to wait for a lazy widget's chunk (slow under a full parallel test run). */
 const LAZY_TIMEOUT_MS = 5000;

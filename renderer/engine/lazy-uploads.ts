@@ -1,19 +1,19 @@
 import type { UploadApi } from '../../widgets/widget-props';
 import type { AppStore } from '../state/atoms';
 
-type UploadsModule = typeof import('./uploads');
+type UploadsModule = typeof import('../api/uploads');
 
 let loaded: UploadsModule | null = null;
 let loading: Promise<UploadsModule> | null = null;
 
 /**
- * Loads the photo upload manager (`uploads.ts`, a chunk of its own: issue 13 item 2, the sign-in page does
- * not carry it). The registry entries of `image_uploader` and `document_uploader`, the only widgets that use
- * it, wait for it with their own chunk, so it is loaded before either draws. Rejects when the chunk fails to
- * load (the widget's module-load fallback shows then).
+ * Loads the photo upload manager (`renderer/api/uploads.ts`, a chunk of its own: issue 13 item 2, the sign-in
+ * page does not carry it). The registry entries of `image_uploader` and `document_uploader`, the only widgets
+ * that use it, wait for it with their own chunk, so it is loaded before either draws. Rejects when the chunk
+ * fails to load (the widget's module-load fallback shows then).
  */
 export function loadUploads(): Promise<UploadsModule> {
-  loading ??= import('./uploads').then((m) => (loaded = m));
+  loading ??= import('../api/uploads').then((m) => (loaded = m));
   loading.catch(() => {
     loading = null;
   });

@@ -1,6 +1,7 @@
 /**
- * Keys of requests the server answers once per key: small, so the dispatcher's submits and the upload
- * manager (a chunk of its own, `lazy-uploads.ts`) share them without the start-up chunk carrying uploads.
+ * Keys of requests the server answers once per key: small, so the engine's dispatcher (its submits) and the
+ * upload manager (`uploads.ts`, a chunk of its own loaded by `engine/lazy-uploads.ts`) share them without the
+ * start-up chunk carrying uploads.
  */
 
 /** The header of a request the server answers once per key (issue 14 item 5). */

@@ -4,7 +4,7 @@ import { act, render, screen } from '@testing-library/react';
 import { createStore } from 'jotai';
 import type { PropertyImage, UploadImageResult } from '../../schemas/generated/types';
 import type { UploadApi } from '../../widgets/widget-props';
-import { ApiError, type ApiUploadOptions, apiRequest, apiUpload } from '../api/client';
+import { ApiError, type ApiUploadOptions, apiRequest, apiUpload } from './client';
 import { loggedInAtom, type AppStore } from '../state/atoms';
 import { uuidV4 } from './idempotency';
 import { createUploadManager, uploadFailure, uploadManagerFor, uploadsAtom } from './uploads';

@@ -7,7 +7,7 @@ import type {
   UploadItem,
   UploadStatus,
 } from '../../widgets/widget-props';
-import { ApiError, apiRequest, apiUpload } from '../api/client';
+import { ApiError, apiRequest, apiUpload } from './client';
 import { loggedInAtom, type AppStore } from '../state/atoms';
 import { IDEMPOTENCY_KEY_HEADER, uuidV4 } from './idempotency';
 
