@@ -110,10 +110,10 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // The whole list (≈245 names through Intl.DisplayNames, sorted by the language's collation) costs tens of ms
-  // on a phone at first use: drawn with the first screen it lengthened its first draw (issue 13 item 4). The
-  // box first holds the chosen country alone; the list is built when the owner reaches the box (pointer,
-  // touch or keyboard focus, before the phone's picker opens) or once the page is idle, whichever comes first.
+  // The whole list (≈245 named, sorted and drawn options) lengthened the sign-in screen's first draw (issue 13
+  // item 4). The box first holds the chosen country alone; the list is built when the owner reaches the box
+  // (pointer, touch or keyboard focus, before the phone's picker opens) or once the page is idle, whichever
+  // comes first.
   const [listed, setListed] = useState(false);
   const listAll = () => {
     if (!listed) setListed(true);
