@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db';
 import { buildApp } from '../app';
@@ -67,6 +68,28 @@ describe(`storage in the database (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     ).rejects.toThrow('the metadata insert failed');
     expect(await rowOf(key)).toBeUndefined();
     expect(await storage.get(key)).toBeUndefined();
+  });
+
+  it('keeps every byte value exactly, from a view into a larger buffer, an empty file and 1 MB alike', async () => {
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+    // A view that does not start at its buffer's first byte (as Buffer's small-allocation pool hands out).
+    const view = Buffer.concat([Buffer.from('before'), everyByte, Buffer.from('after')]).subarray(6, 6 + 256);
+    const large = randomBytes(1024 * 1024);
+    for (const bytes of [view, Buffer.alloc(0), large]) {
+      const key = `${randomUUID()}/${randomUUID()}-display.jpg`;
+      await storage.put(key, bytes);
+      expect((await storage.get(key))!.equals(bytes)).toBe(true);
+      // The database holds the bytes themselves (not their text): its own length and SHA-256 agree.
+      const row = await handle.db
+        .selectFrom('stored_files')
+        .select([
+          sql<number>`length(bytes)`.as('length'),
+          sql<string>`encode(sha256(bytes), 'hex')`.as('sha'),
+        ])
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ length: bytes.length, sha: createHash('sha256').update(bytes).digest('hex') });
+    }
   });
 
   it('refuses a key that is not a storage key', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** What is known of a stored file without reading its bytes. */
@@ -93,11 +93,12 @@ export function createDatabaseImageStorage(db: Kysely<Database>): ImageStorage {
         .insertInto('stored_files')
         .values(row)
         .onConflict((oc) =>
+          // The new row's values as `excluded`: the bytes go to the database once, not twice.
           oc.column('key').doUpdateSet({
-            bytes: row.bytes,
-            content_type: row.content_type,
-            byte_length: row.byte_length,
-            sha256: row.sha256,
+            bytes: sql`excluded.bytes`,
+            content_type: sql`excluded.content_type`,
+            byte_length: sql`excluded.byte_length`,
+            sha256: sql`excluded.sha256`,
           }),
         )
         .execute();
