@@ -78,17 +78,22 @@ export default fp<{ config: Config; now: () => number }>(
       reply.clearCookie(LOGGED_IN_COOKIE, { ...cookieBase, httpOnly: false });
     });
 
-    app.addHook('onRequest', async (request) => {
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) {
-        const row = await store.resolve(token);
-        request.user = row ? toUserDetails(row) : null;
-      }
+    /** The gate: 401 on a gated path of a route not marked public without a user; else null. */
+    const refusal = (request: FastifyRequest) => {
       const path = request.url;
       const gated = path.startsWith('/hms_ms/') || path.startsWith('/owner_ms/');
-      if (gated && request.routeOptions.url && !request.routeOptions.config.public && !request.user) {
-        throw onboardError('ONB_UNAUTHORIZED');
-      }
+      return gated && request.routeOptions.url && !request.routeOptions.config.public && !request.user
+        ? onboardError('ONB_UNAUTHORIZED')
+        : null;
+    };
+    // Synchronous without a session cookie: no promise per signed-out request (issue 13 item 6).
+    app.addHook('onRequest', (request, _reply, done) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (!token) return done(refusal(request) ?? undefined);
+      store.resolve(token).then((row) => {
+        request.user = row ? toUserDetails(row) : null;
+        done(refusal(request) ?? undefined);
+      }, done);
     });
   },
   { name: 'sessions', dependencies: ['db'] },
