@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../db/schema';
+import { preparedQuery } from '../db/prepared';
+import type { Database, UserRow, UsersTable } from '../db/schema';
 
 /** Name of the HttpOnly session cookie (shared context "Sessions"). */
 export const SESSION_COOKIE = 'onboard_sid';
@@ -41,12 +42,41 @@ export interface SessionStore {
   purgeExpired(): Promise<number>;
 }
 
+/** Every column of `users`, named (a prepared statement must not say `*`: db/prepared.ts). */
+const USER_COLUMNS = Object.keys({
+  id: true,
+  phone: true,
+  country_code: true,
+  email: true,
+  team: true,
+  email_verified_at: true,
+  password_hash: true,
+  language: true,
+  devise_role: true,
+  utm: true,
+  created_at: true,
+} satisfies Record<keyof UsersTable, true>) as (keyof UsersTable)[];
+
+/** The placeholder of the session id in the prepared session query. */
+const SESSION_ID = '\u0000session_id';
+
 /** Creates the store. `idleMs` and `absoluteMs` as in the configuration; `now` for tests. */
 export function createSessionStore(
   db: Kysely<Database>,
   opts: { idleMs: number; absoluteMs: number; now?: () => number },
 ): SessionStore {
   const now = opts.now ?? Date.now;
+  // Every signed-in request runs it: compiled once, prepared on PostgreSQL (issue 13 item 6).
+  const sessionWithUser = preparedQuery(
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
+      .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
+      .where('sessions.id', '=', SESSION_ID)
+      .compile(),
+    [SESSION_ID],
+  );
   return {
     async create(userId, meta) {
       const token = randomBytes(32).toString('base64url');
@@ -68,13 +98,7 @@ export function createSessionStore(
     async resolve(token) {
       if (!token || token.length > 200) return null;
       const id = hashToken(token);
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
-        .where('sessions.id', '=', id)
-        .executeTakeFirst();
+      const [row] = (await db.executeQuery(sessionWithUser(id))).rows;
       if (!row) return null;
       const t = now();
       const lastSeen = new Date(row.s_last_seen_at).getTime();
