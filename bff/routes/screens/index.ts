@@ -57,6 +57,49 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | n
 }
 
 /**
+ * Brotli (quality 4, as @fastify/compress compresses other answers) or gzip of the signed-in screens' bodies,
+ * kept by body for the {@link SIGNED_IN_BODIES_KEPT} most recently sent (issue 13 item 6): an owner's
+ * screen is the same from one request to the next until their data changes, and compressing it took about
+ * as much CPU as composing it. Exact whatever the instances: an entry is a function of the body alone, so a
+ * changed screen is a new body, compressed anew. Kept in this process only, never in an HTTP cache (the
+ * answer stays `Cache-Control: no-store`).
+ */
+export function compressedBodies(kept: number) {
+  const entries = new Map<string, { br?: Buffer; gzip?: Buffer }>();
+  return {
+    /** The body compressed with `encoding`, from the kept entries or compressed now (and kept). */
+    compressed(body: string, encoding: 'br' | 'gzip'): Buffer {
+      let entry = entries.get(body);
+      if (entry) entries.delete(body);
+      else {
+        entry = {};
+        if (entries.size >= kept) entries.delete(entries.keys().next().value!);
+      }
+      entries.set(body, entry);
+      if (encoding === 'br') {
+        const raw = Buffer.from(body);
+        entry.br ??= brotliCompressSync(raw, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        });
+        return entry.br;
+      }
+      entry.gzip ??= gzipSync(body);
+      return entry.gzip;
+    },
+    /** How many bodies are kept. */
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/**
+ * Signed-in screen bodies whose compressed forms are kept (ours, issue 13 item 6): a few hundred owners'
+ * current screens, ≈5 KB each with both encodings.
+ */
+export const SIGNED_IN_BODIES_KEPT = 500;
+
+/**
  * GET /hms_ms/api/v1/screens/:screen_id — a composed screen (DESIGN "bff/screens") in the language of
  * `httpxoyolang` (else en-GB). Unknown screen → 404 ONB_SCREEN_NOT_FOUND; a screen not marked public
  * without a session → 401 ONB_UNAUTHORIZED. The context's country is `user_url_country` when valid,
@@ -69,7 +112,8 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | n
  * language, country and query, so it is composed once and kept ({@link PUBLIC_SCREEN_CACHE_SIZE}), with
  * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
  * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
- * user is composed per request and `no-store`; it is never kept.
+ * user is composed per request and `no-store`; only its compressed copies are kept, by body
+ * ({@link compressedBodies}).
  *
  * Versions (issue 16 item 3): each request resolves the screen's version once (`versions.pick`: the published
  * one, or during a rollout the owner's), after at most one cheap check of the database for a change
@@ -93,6 +137,7 @@ export default async function screenRoutes(
 ) {
   const { config, screens, versions } = opts;
   const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
+  const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
@@ -253,8 +298,15 @@ export default async function screenRoutes(
         // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
         brand: lead?.brand ?? SCREEN_BRAND,
       });
-      reply.header('cache-control', 'no-store').header('vary', VARY_SIGNED_IN);
-      return { success: true, data: fitToClient(composed, caps) };
+      reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
+      const body = reply.serialize({ success: true, data: fitToClient(composed, caps) }) as string;
+      reply.type('application/json; charset=utf-8');
+      const encoding =
+        Buffer.byteLength(body) >= COMPRESS_THRESHOLD_BYTES
+          ? preferredEncoding(request.headers['accept-encoding'])
+          : null;
+      if (!encoding) return reply.send(body);
+      return reply.header('content-encoding', encoding).send(signedInBodies.compressed(body, encoding));
     },
   );
 }

@@ -1,8 +1,8 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenCatalogue } from '../../screens/composer';
 import { buildTestApp, sharedDatabase, signInNewOwner, stubScreens } from '../../test-helpers';
-import { preferredEncoding } from '.';
+import { compressedBodies, preferredEncoding } from '.';
 
 /** The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions. */
 function countingScreens(): ScreenCatalogue & { composed: () => number } {
@@ -93,6 +93,44 @@ describe('public screens, composed once per language, country and query', () => 
     expect(screens.composed()).toBe(3);
     // The anonymous copy is unchanged.
     expect((await app.inject(url)).body).toBe(anonymous.body);
+  });
+});
+
+describe('a signed-in screen', () => {
+  it('is compressed for a browser that accepts it, composed anew every time, and never cached by HTTP', async () => {
+    const screens = countingScreens();
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/private_test';
+    const cookie = await signInNewOwner(app);
+    const plain = await app.inject({ url, headers: { cookie } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (let i = 0; i < 2; i++) {
+      const br = await app.inject({ url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('no-store');
+      expect(br.headers['content-type']).toMatch(/^application\/json/);
+      expect(String(br.headers.vary)).toBe('httpxoyolang, cookie, x-widget-types, x-schema-version, accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    }
+    const gz = await app.inject({ url, headers: { cookie, 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(screens.composed()).toBe(4);
+  });
+});
+
+describe('compressedBodies', () => {
+  it('keeps the most recently sent bodies, and a changed body is compressed anew', () => {
+    const kept = compressedBodies(2);
+    const a = kept.compressed('{"a":1}', 'br');
+    expect(brotliDecompressSync(a).toString()).toBe('{"a":1}');
+    expect(kept.compressed('{"a":1}', 'br')).toBe(a);
+    expect(gunzipSync(kept.compressed('{"a":2}', 'gzip')).toString()).toBe('{"a":2}');
+    kept.compressed('{"a":1}', 'br');
+    kept.compressed('{"a":3}', 'br');
+    // {"a":2} was the least recently sent: dropped.
+    expect(kept.size).toBe(2);
+    expect(kept.compressed('{"a":1}', 'br')).toBe(a);
   });
 });
 
