@@ -94,6 +94,34 @@ export function compressedBodies(kept: number) {
 }
 
 /**
+ * The `kept` values last set, by key, the least recently used dropped first (ours, issue 13 item 6): the
+ * bodies of the signed-in screens by their whole composition context (a pure function of it), so an owner's
+ * screen asked again with nothing changed is not composed again.
+ */
+export function keptByKey<V>(kept: number) {
+  const entries = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: V): void {
+      entries.delete(key);
+      if (entries.size >= kept) entries.delete(entries.keys().next().value!);
+      entries.set(key, value);
+    },
+    /** How many values are kept. */
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/**
  * Signed-in screen bodies whose compressed forms are kept (ours, issue 13 item 6): a few hundred owners'
  * current screens, ≈5 KB each with both encodings.
  */
@@ -112,8 +140,9 @@ export const SIGNED_IN_BODIES_KEPT = 500;
  * language, country and query, so it is composed once and kept ({@link PUBLIC_SCREEN_CACHE_SIZE}), with
  * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
  * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
- * user is composed per request and `no-store`; only its compressed copies are kept, by body
- * ({@link compressedBodies}).
+ * user is `no-store`, read from the database on every request, and composed again whenever anything it is
+ * drawn from changed: its body is kept by its whole composition context ({@link keptByKey}) and its
+ * compressed copies by body ({@link compressedBodies}), in this process only.
  *
  * Versions (issue 16 item 3): each request resolves the screen's version once (`versions.pick`: the published
  * one, or during a rollout the owner's), after at most one cheap check of the database for a change
@@ -138,6 +167,11 @@ export default async function screenRoutes(
   const { config, screens, versions } = opts;
   const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
   const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
+  // The bodies of the signed-in screens last composed, by everything they are drawn from: screen, its
+  // revision, version and variant, the client's capabilities and the whole context (user, lead and the rest,
+  // read from the database on this request). Exact on any number of instances: a change of any of them is
+  // a new key, composed anew; nothing read from the database is kept.
+  const signedInScreens = keptByKey<string>(SIGNED_IN_BODIES_KEPT);
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
@@ -275,7 +309,7 @@ export default async function screenRoutes(
               .map((s) => s.value)
               .filter((v) => !app.leads.isOnboarded(leadCountry, v))
           : null;
-      const composed = pick.compose({
+      const context = {
         global_info: globalInfo,
         unsupported_sub_types: unsupported,
         images,
@@ -297,9 +331,23 @@ export default async function screenRoutes(
         locale: request.locale,
         // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
         brand: lead?.brand ?? SCREEN_BRAND,
-      });
+      };
+      // Composed again only when something it is drawn from changed (see signedInScreens below).
+      const key = JSON.stringify([
+        id,
+        screens.revision?.(id) ?? 0,
+        pick.version,
+        variant,
+        capabilityKey(caps, knownWidgetTypes),
+        context,
+      ]);
+      let body = signedInScreens.get(key);
+      if (body === undefined) {
+        const composed = pick.compose(context);
+        body = reply.serialize({ success: true, data: fitToClient(composed, caps) }) as string;
+        signedInScreens.set(key, body);
+      }
       reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
-      const body = reply.serialize({ success: true, data: fitToClient(composed, caps) }) as string;
       reply.type('application/json; charset=utf-8');
       const encoding =
         Buffer.byteLength(body) >= COMPRESS_THRESHOLD_BYTES
