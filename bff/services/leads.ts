@@ -1,8 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { distance as editDistance } from 'fastest-levenshtein';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sharedAjv } from '../../schemas/ajv';
 import { IDENTIFIER_CHECKS, type IdentifierFailure } from '../../schemas/identifiers';
 import type {
@@ -732,6 +738,61 @@ const LEAD_COLUMNS = Object.keys({
   program: true,
   program_type: true,
 } satisfies Record<keyof LeadsTable, true>) as (keyof LeadsTable)[];
+
+/**
+ * The newest open lead (in progress, or cold for being outside the served area) of the user `users.id` of the
+ * enclosing query, with its sections, as one JSON value (null without one): the session query of a screen
+ * reads it in the same statement as the session (issue 13 item 6). {@link leadFromJson} makes it a Lead.
+ */
+export function newestOpenLeadJson(eb: ExpressionBuilder<Database, 'users'>) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('leads')
+      .select(LEAD_COLUMNS.map((c) => `leads.${c}` as const))
+      .select((inner) =>
+        jsonArrayFrom(
+          inner
+            .selectFrom('lead_sections')
+            .selectAll('lead_sections')
+            .whereRef('lead_sections.lead_id', '=', 'leads.id'),
+        ).as('section_rows'),
+      )
+      .whereRef('leads.user_id', '=', 'users.id')
+      .where('leads.status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
+      .where((w) =>
+        w.or([
+          w('leads.status', '=', LEAD_STATUS_IN_PROGRESS),
+          w.and([w('leads.status', '=', LEAD_STATUS_COLD), w('leads.cold_lead_type', '=', 'NOT_SERVICEABLE')]),
+        ]),
+      )
+      .orderBy('leads.created_at', 'desc')
+      .orderBy('leads.id', 'desc')
+      .limit(1),
+  );
+}
+
+/** The timestamp columns of `leads`: text inside JSON. */
+const LEAD_TIMESTAMPS = [
+  'created_at',
+  'updated_at',
+  'published_at',
+  'inactive_since',
+  'removed_at',
+  'referral_updated_at',
+] as const satisfies readonly (keyof LeadsTable)[];
+
+/** The lead of {@link newestOpenLeadJson}'s value (its timestamps read back from text), or null. */
+export function leadFromJson(value: unknown): Lead | null {
+  if (value === null || typeof value !== 'object') return null;
+  const { section_rows: sectionRows, ...row } = value as Record<string, unknown> & {
+    section_rows: (Omit<LeadSectionRow, 'updated_at'> & { updated_at: string })[];
+  };
+  for (const c of LEAD_TIMESTAMPS) if (typeof row[c] === 'string') row[c] = new Date(row[c]);
+  return toLead(
+    row as unknown as LeadRow,
+    sectionRows.map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
+  );
+}
 
 /** Placeholders of the prepared lead queries (db/prepared.ts). */
 const USER_ID = '\u0000user_id';

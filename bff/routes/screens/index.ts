@@ -180,7 +180,7 @@ export default async function screenRoutes(
     '/hms_ms/api/v1/screens/:screen_id',
     {
       // Public at the route level: the catalogue decides per screen.
-      config: { public: true },
+      config: { public: true, withNewestOpenLead: true },
       schema: {
         operationId: 'getScreen',
         tags: ['screens'],
@@ -261,7 +261,8 @@ export default async function screenRoutes(
         lead =
           (wanted
             ? await app.leads.find(request.user.id, wanted)
-            : await app.leads.newestOpen(request.user.id)) ?? null;
+            : (request.newestOpenLead?.lead ??
+              (request.newestOpenLead ? null : await app.leads.newestOpen(request.user.id)))) ?? null;
         if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       }
       // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).

@@ -161,6 +161,17 @@ describe('a signed-in screen drawn from the database', () => {
     expect(await leadText()).toBe('Second Residency');
     expect(stub.composed()).toBe(3);
   });
+
+  it('reads the same newest open lead with the session as the lead service does on its own', async () => {
+    const app = await buildTestApp();
+    const cookie = await signInNewOwner(app);
+    const created = await createTestLead(app, cookie);
+    const token = /onboard_sid=([^;]+)/.exec(cookie)![1]!;
+    const found = await app.sessions.resolveWithNewestOpenLead(token);
+    expect(found?.user.id).toBe((await app.sessions.resolve(token))?.id);
+    expect(found?.lead).toEqual(await app.leads.newestOpen(found!.user.id));
+    expect(found?.lead?.property_unique_id).toBe(created.property_unique_id);
+  });
 });
 
 describe('keptByKey', () => {
