@@ -41,6 +41,7 @@ import * as m0022 from './migrations/0022-push-subscriptions';
 import { withDriver } from './dialect-with-driver';
 import { cachedReadsDialect, type ReadCacheStats } from './cached-reads';
 import { isEmptyDataDir, pgliteImage } from './pglite-image';
+import { preparedStatementName } from './prepared';
 import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
 
@@ -320,7 +321,7 @@ export function connectDatabase(
  * A `pg` pool of at most `max` connections to `url` (with `schema` first in the search path), bounded by
  * `limits` (a `queryTimeoutMs` of 0: no query bound). A connection that fails, idle in the pool or in use
  * (the server restarted, `pg_terminate_backend`), is reported as a process warning and dropped, never an
- * uncaught error.
+ * uncaught error. The SQL of a `preparedQuery` (db/prepared.ts) runs as a named prepared statement.
  */
 function postgresPool(
   url: string,
@@ -347,7 +348,17 @@ function postgresPool(
   pool.on('error', warn);
   // A connection lost while checked out (a query in flight) fails that query, and also emits 'error' on
   // the client, which nobody else listens to: without this, the process would stop on an uncaught error.
-  pool.on('connect', (client) => client.on('error', warn));
+  pool.on('connect', (client) => {
+    client.on('error', warn);
+    // The queries of `preparedQuery` run as named statements: parsed and planned once per connection.
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      const name = typeof config === 'string' ? preparedStatementName(config) : undefined;
+      return name
+        ? query({ name, text: config, values }, callback)
+        : query(config, values, callback);
+    }) as typeof client.query;
+  });
   return pool;
 }
 

@@ -1,8 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { distance as editDistance } from 'fastest-levenshtein';
-import { sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sharedAjv } from '../../schemas/ajv';
 import { IDENTIFIER_CHECKS, type IdentifierFailure } from '../../schemas/identifiers';
 import type {
@@ -14,7 +20,8 @@ import type {
   PropertyMatch,
   SaveLeadSectionBody,
 } from '../../schemas/generated/types';
-import type { Database, LeadRow, LeadSectionRow } from '../db/schema';
+import { preparedQuery } from '../db/prepared';
+import type { Database, LeadRow, LeadSectionRow, LeadsTable } from '../db/schema';
 import { onboardError, type ErrorCode, type OnboardError } from '../errors';
 import amenityCatalogue from '../screens/data/amenities.json' with { type: 'json' };
 import propertyTypes from '../screens/data/property-types.json' with { type: 'json' };
@@ -702,6 +709,95 @@ export interface LeadServiceOptions {
 /** At most this many matches are offered by 'Is this your property?'. */
 const MAX_MATCHES = 5;
 
+/** Every column of `leads`, named (a prepared statement must not say `*`: db/prepared.ts). */
+const LEAD_COLUMNS = Object.keys({
+  id: true,
+  property_unique_id: true,
+  user_id: true,
+  title: true,
+  property_type: true,
+  property_sub_type: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  latitude: true,
+  longitude: true,
+  city: true,
+  country: true,
+  cold_lead_type: true,
+  image_upload_disabled: true,
+  brand: true,
+  published_at: true,
+  listing_id: true,
+  inactive_since: true,
+  removed_at: true,
+  utm: true,
+  referral_code: true,
+  referral_name: true,
+  referral_updated_at: true,
+  program: true,
+  program_type: true,
+} satisfies Record<keyof LeadsTable, true>) as (keyof LeadsTable)[];
+
+/**
+ * The newest open lead (in progress, or cold for being outside the served area) of the user `users.id` of the
+ * enclosing query, with its sections, as one JSON value (null without one): the session query of a screen
+ * reads it in the same statement as the session (issue 13 item 6). {@link leadFromJson} makes it a Lead.
+ */
+export function newestOpenLeadJson(eb: ExpressionBuilder<Database, 'users'>) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('leads')
+      .select(LEAD_COLUMNS.map((c) => `leads.${c}` as const))
+      .select((inner) =>
+        jsonArrayFrom(
+          inner
+            .selectFrom('lead_sections')
+            .selectAll('lead_sections')
+            .whereRef('lead_sections.lead_id', '=', 'leads.id'),
+        ).as('section_rows'),
+      )
+      .whereRef('leads.user_id', '=', 'users.id')
+      .where('leads.status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
+      .where((w) =>
+        w.or([
+          w('leads.status', '=', LEAD_STATUS_IN_PROGRESS),
+          w.and([w('leads.status', '=', LEAD_STATUS_COLD), w('leads.cold_lead_type', '=', 'NOT_SERVICEABLE')]),
+        ]),
+      )
+      .orderBy('leads.created_at', 'desc')
+      .orderBy('leads.id', 'desc')
+      .limit(1),
+  );
+}
+
+/** The timestamp columns of `leads`: text inside JSON. */
+const LEAD_TIMESTAMPS = [
+  'created_at',
+  'updated_at',
+  'published_at',
+  'inactive_since',
+  'removed_at',
+  'referral_updated_at',
+] as const satisfies readonly (keyof LeadsTable)[];
+
+/** The lead of {@link newestOpenLeadJson}'s value (its timestamps read back from text), or null. */
+export function leadFromJson(value: unknown): Lead | null {
+  if (value === null || typeof value !== 'object') return null;
+  const { section_rows: sectionRows, ...row } = value as Record<string, unknown> & {
+    section_rows: (Omit<LeadSectionRow, 'updated_at'> & { updated_at: string })[];
+  };
+  for (const c of LEAD_TIMESTAMPS) if (typeof row[c] === 'string') row[c] = new Date(row[c]);
+  return toLead(
+    row as unknown as LeadRow,
+    sectionRows.map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
+  );
+}
+
+/** Placeholders of the prepared lead queries (db/prepared.ts). */
+const USER_ID = '\u0000user_id';
+const PROPERTY_UNIQUE_ID = '\u0000property_unique_id';
+
 /** Creates the lead service over `db`. */
 export function createLeadService(db: Kysely<Database>, options: LeadServiceOptions): LeadService {
   const now = options.now ?? Date.now;
@@ -725,8 +821,8 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
    * The first lead of `query` with its sections, read in ONE statement (the sections as a JSON array), as
    * a signed-in screen reads it on every request (issue 13 item 6).
    */
-  const firstWithSections = async (query: SelectQueryBuilder<Database, 'leads', LeadRow>) => {
-    const row = await query
+  const firstWithSections = (query: SelectQueryBuilder<Database, 'leads', LeadRow>) =>
+    query
       .select((eb) =>
         jsonArrayFrom(
           eb
@@ -736,7 +832,39 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
         ).as('section_rows'),
       )
       .limit(1)
-      .executeTakeFirst();
+      .compile();
+  /** Every signed-in screen reads one of these on every request: compiled once, prepared on PostgreSQL. */
+  const leadById = preparedQuery(
+    firstWithSections(
+      db
+        .selectFrom('leads')
+        .select(LEAD_COLUMNS)
+        .where('property_unique_id', '=', PROPERTY_UNIQUE_ID)
+        .where('user_id', '=', USER_ID)
+        .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED]),
+    ),
+    [USER_ID, PROPERTY_UNIQUE_ID],
+  );
+  const newestOpenLead = preparedQuery(
+    firstWithSections(
+      db
+        .selectFrom('leads')
+        .select(LEAD_COLUMNS)
+        .where('user_id', '=', USER_ID)
+        .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED])
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', LEAD_STATUS_IN_PROGRESS),
+            eb.and([eb('status', '=', LEAD_STATUS_COLD), eb('cold_lead_type', '=', 'NOT_SERVICEABLE')]),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc'),
+    ),
+    [USER_ID],
+  );
+  const readWithSections = async (query: ReturnType<typeof leadById>) => {
+    const [row] = (await db.executeQuery(query)).rows;
     if (!row) return undefined;
     const { section_rows: sectionRows, ...lead } = row;
     // Inside JSON, timestamps arrive as text.
@@ -856,14 +984,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
     },
 
     async find(userId, propertyUniqueId) {
-      return firstWithSections(
-        db
-          .selectFrom('leads')
-          .selectAll('leads')
-          .where('property_unique_id', '=', propertyUniqueId)
-          .where('user_id', '=', userId)
-          .where('status', 'not in', [LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED]),
-      );
+      return readWithSections(leadById(userId, propertyUniqueId));
     },
 
     async discard(userId, propertyUniqueId) {
@@ -885,14 +1006,7 @@ export function createLeadService(db: Kysely<Database>, options: LeadServiceOpti
     },
 
     async newestOpen(userId) {
-      return firstWithSections(
-        newestFirst(userId).where((eb) =>
-          eb.or([
-            eb('status', '=', LEAD_STATUS_IN_PROGRESS),
-            eb.and([eb('status', '=', LEAD_STATUS_COLD), eb('cold_lead_type', '=', 'NOT_SERVICEABLE')]),
-          ]),
-        ),
-      );
+      return readWithSections(newestOpenLead(userId));
     },
 
     async saveSection(userId, propertyUniqueId, section, body, country) {

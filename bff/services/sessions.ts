@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../db/schema';
+import type { Lead } from '../../schemas/generated/types';
+import { preparedQuery } from '../db/prepared';
+import { leadFromJson, newestOpenLeadJson } from './leads';
+import type { Database, UserRow, UsersTable } from '../db/schema';
 
 /** Name of the HttpOnly session cookie (shared context "Sessions"). */
 export const SESSION_COOKIE = 'onboard_sid';
@@ -30,6 +33,11 @@ export interface SessionStore {
    * past its absolute end (expired rows are deleted). Refreshes `last_seen_at` at most once a minute.
    */
   resolve(token: string): Promise<UserRow | null>;
+  /**
+   * {@link SessionStore.resolve}, with the user's newest open lead (`leads.newestOpen`) read in the same
+   * statement (issue 13 item 6: one round trip for a signed-in screen's session and lead).
+   */
+  resolveWithNewestOpenLead(token: string): Promise<{ user: UserRow; lead: Lead | null } | null>;
   /** Ends the session of `token` (no error when there is none). */
   destroy(token: string): Promise<void>;
   /**
@@ -41,12 +49,71 @@ export interface SessionStore {
   purgeExpired(): Promise<number>;
 }
 
+/** Every column of `users`, named (a prepared statement must not say `*`: db/prepared.ts). */
+const USER_COLUMNS = Object.keys({
+  id: true,
+  phone: true,
+  country_code: true,
+  email: true,
+  team: true,
+  email_verified_at: true,
+  password_hash: true,
+  language: true,
+  devise_role: true,
+  utm: true,
+  created_at: true,
+} satisfies Record<keyof UsersTable, true>) as (keyof UsersTable)[];
+
+/** The placeholder of the session id in the prepared session query. */
+const SESSION_ID = '\u0000session_id';
+
 /** Creates the store. `idleMs` and `absoluteMs` as in the configuration; `now` for tests. */
 export function createSessionStore(
   db: Kysely<Database>,
   opts: { idleMs: number; absoluteMs: number; now?: () => number },
 ): SessionStore {
   const now = opts.now ?? Date.now;
+  // Every signed-in request runs it: compiled once, prepared on PostgreSQL (issue 13 item 6).
+  const sessionWithUser = preparedQuery(
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
+      .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
+      .where('sessions.id', '=', SESSION_ID)
+      .compile(),
+    [SESSION_ID],
+  );
+  const sessionWithUserAndLead = preparedQuery(
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(USER_COLUMNS.map((c) => `users.${c}` as const))
+      .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
+      .select((eb) => newestOpenLeadJson(eb).as('newest_lead'))
+      .where('sessions.id', '=', SESSION_ID)
+      .compile(),
+    [SESSION_ID],
+  );
+  /**
+   * Whether the session `id` read as `row` is live; an expired one is deleted, a live one's `last_seen_at`
+   * refreshed when over a minute old.
+   */
+  const live = async (
+    id: string,
+    row: { s_last_seen_at: Date | string; s_expires_at: Date | string },
+  ): Promise<boolean> => {
+    const t = now();
+    const lastSeen = new Date(row.s_last_seen_at).getTime();
+    if (new Date(row.s_expires_at).getTime() <= t || lastSeen + opts.idleMs <= t) {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+      return false;
+    }
+    if (t - lastSeen > 60_000) {
+      await db.updateTable('sessions').set({ last_seen_at: new Date(t) }).where('id', '=', id).execute();
+    }
+    return true;
+  };
   return {
     async create(userId, meta) {
       const token = randomBytes(32).toString('base64url');
@@ -68,29 +135,18 @@ export function createSessionStore(
     async resolve(token) {
       if (!token || token.length > 200) return null;
       const id = hashToken(token);
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select(['sessions.last_seen_at as s_last_seen_at', 'sessions.expires_at as s_expires_at'])
-        .where('sessions.id', '=', id)
-        .executeTakeFirst();
-      if (!row) return null;
-      const t = now();
-      const lastSeen = new Date(row.s_last_seen_at).getTime();
-      if (new Date(row.s_expires_at).getTime() <= t || lastSeen + opts.idleMs <= t) {
-        await db.deleteFrom('sessions').where('id', '=', id).execute();
-        return null;
-      }
-      if (t - lastSeen > 60_000) {
-        await db
-          .updateTable('sessions')
-          .set({ last_seen_at: new Date(t) })
-          .where('id', '=', id)
-          .execute();
-      }
+      const [row] = (await db.executeQuery(sessionWithUser(id))).rows;
+      if (!row || !(await live(id, row))) return null;
       const { s_last_seen_at: _a, s_expires_at: _b, ...user } = row;
       return user;
+    },
+    async resolveWithNewestOpenLead(token) {
+      if (!token || token.length > 200) return null;
+      const id = hashToken(token);
+      const [row] = (await db.executeQuery(sessionWithUserAndLead(id))).rows;
+      if (!row || !(await live(id, row))) return null;
+      const { s_last_seen_at: _a, s_expires_at: _b, newest_lead: lead, ...user } = row;
+      return { user, lead: leadFromJson(lead) };
     },
     async destroy(token) {
       if (!token) return;

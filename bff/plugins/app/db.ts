@@ -103,8 +103,8 @@ export default fp<DbPluginOptions>(
       return;
     }
     const waitMs = opts.waitMs ?? DEFAULT_DATABASE_WAIT_MS;
-    app.addHook('onRequest', async (request) => {
-      if (ready || WITHOUT_DATABASE.has(request.url.split('?', 1)[0] ?? '')) return;
+    // Synchronous once the database is ready: no promise per request (issue 13 item 6).
+    const waitForReady = async (): Promise<void> => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), waitMs);
@@ -114,6 +114,10 @@ export default fp<DbPluginOptions>(
       );
       clearTimeout(timer);
       if (outcome !== 'ready') throw onboardError('ONB_NOT_READY', { retryAfterS: NOT_READY_RETRY_AFTER_S });
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (ready || WITHOUT_DATABASE.has(request.url.split('?', 1)[0] ?? '')) return done();
+      waitForReady().then(() => done(), done);
     });
   },
   { name: 'db' },

@@ -27,19 +27,21 @@ export function ownOrigin(request: FastifyRequest): string {
  */
 export default fp<{ publicOrigin: string | null }>(
   async (app, { publicOrigin }) => {
-    app.addHook('onRequest', async (request) => {
-      if (!unsafeMethods.has(request.method)) return;
-      if (request.routeOptions.config.crossSite === true) return;
+    // Synchronous: no promise per request (issue 13 item 6).
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!unsafeMethods.has(request.method)) return done();
+      if (request.routeOptions.config.crossSite === true) return done();
       const origin = request.headers.origin;
       if (origin !== undefined) {
         if (origin !== ownOrigin(request) && origin !== publicOrigin) {
           request.log.warn({ origin }, 'cross-origin state-changing request refused');
-          throw onboardError('ONB_FORBIDDEN_ORIGIN');
+          return done(onboardError('ONB_FORBIDDEN_ORIGIN'));
         }
-        return;
+        return done();
       }
       const site = request.headers['sec-fetch-site'];
-      if (site === 'cross-site' || site === 'same-site') throw onboardError('ONB_FORBIDDEN_ORIGIN');
+      if (site === 'cross-site' || site === 'same-site') return done(onboardError('ONB_FORBIDDEN_ORIGIN'));
+      done();
     });
   },
   { name: 'security' },

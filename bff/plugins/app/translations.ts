@@ -29,9 +29,11 @@ export default fp<TranslationsPluginOptions>(
     const defaultLocale: Locale = isLocale(opts.defaultLocale) ? opts.defaultLocale : fallbackLocale;
     app.decorate('translations', translations);
     app.decorateRequest('locale', defaultLocale);
-    app.addHook('onRequest', async (request) => {
+    // Synchronous: no promise per request (issue 13 item 6).
+    app.addHook('onRequest', (request, _reply, done) => {
       const lang = request.headers.httpxoyolang;
       request.locale = isLocale(lang) ? lang : defaultLocale;
+      done();
     });
   },
   { name: 'translations' },

@@ -51,7 +51,8 @@ const isPage = (request: FastifyRequest) =>
 export default fp<{ config: Config }>(
   async (app, { config }) => {
     app.decorateRequest('utm', null);
-    app.addHook('onRequest', async (request, reply) => {
+    // Synchronous: no promise per request (issue 13 item 6).
+    app.addHook('onRequest', (request, reply, done) => {
       const cookie = request.cookies[UTM_COOKIE];
       if (cookie) {
         try {
@@ -60,9 +61,9 @@ export default fp<{ config: Config }>(
           request.utm = null;
         }
       }
-      if (!request.url.includes('utm_') || !isPage(request)) return;
+      if (!request.url.includes('utm_') || !isPage(request)) return done();
       const fromQuery = readUtm(request.query);
-      if (!fromQuery) return;
+      if (!fromQuery) return done();
       request.utm = fromQuery;
       reply.setCookie(UTM_COOKIE, JSON.stringify(fromQuery), {
         path: '/',
@@ -71,6 +72,7 @@ export default fp<{ config: Config }>(
         secure: config.nodeEnv === 'production',
         maxAge: MAX_AGE_S,
       });
+      done();
     });
   },
   { name: 'utm' },

@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 
 /** The origin of a tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png` → `https://*.tile.example.org`). */
@@ -42,17 +41,44 @@ export function contentSecurityPolicy(
 const PREVIEW_FRAME_PATH = '/__preview/screens/frame';
 
 /**
- * Security headers (helmet's defaults, HSTS in production) and the {@link contentSecurityPolicy}. The
- * policy is written once at start and set as it is on every answer: helmet would rebuild and re-check it
- * on every request (issue 13 item 6, ≈4–5 % of a screen request's CPU).
+ * The headers helmet 8 sets by default (as @fastify/helmet registered with `contentSecurityPolicy: false`
+ * sends them; `helmet.test.ts` checks the two agree), with `Strict-Transport-Security` only when `production`
+ * (helmet's `hsts` option). Names are lower case, as Fastify keeps them.
+ */
+export function securityHeaders(production: boolean): Readonly<Record<string, string>> {
+  return {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    ...(production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+}
+
+/**
+ * Security headers (helmet's defaults, HSTS in production: {@link securityHeaders}) and the
+ * {@link contentSecurityPolicy} on every answer, from one synchronous hook. Both are written once at start and
+ * set as they are (issue 13 item 6): @fastify/helmet ran helmet's eleven middlewares and an async hook that
+ * built a `reply.helmet` closure on every request, and its `setHeader` calls on the raw response made Node
+ * validate every header again when the answer was written. An answer written on the raw response after
+ * `reply.hijack()` (the support chat's event stream) must copy `reply.getHeaders()` itself.
  */
 export default fp<{ production: boolean; mapTileUrl?: string | null }>(
   async (app, { production, mapTileUrl }) => {
-    await app.register(helmet, { contentSecurityPolicy: false, hsts: production });
-    const csp = contentSecurityPolicy(production, mapTileUrl);
-    const framedCsp = contentSecurityPolicy(production, mapTileUrl, "'self'");
+    const headers = securityHeaders(production);
+    const plain = { ...headers, 'content-security-policy': contentSecurityPolicy(production, mapTileUrl) };
+    const framed = {
+      ...headers,
+      'content-security-policy': contentSecurityPolicy(production, mapTileUrl, "'self'"),
+    };
     app.addHook('onRequest', (request, reply, done) => {
-      reply.header('content-security-policy', request.url.startsWith(PREVIEW_FRAME_PATH) ? framedCsp : csp);
+      reply.headers(request.url.startsWith(PREVIEW_FRAME_PATH) ? framed : plain);
       done();
     });
   },

@@ -57,6 +57,77 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | n
 }
 
 /**
+ * Brotli (quality 4, as @fastify/compress compresses other answers) or gzip of the signed-in screens' bodies,
+ * kept by body for the {@link SIGNED_IN_BODIES_KEPT} most recently sent (issue 13 item 6): an owner's
+ * screen is the same from one request to the next until their data changes, and compressing it took about
+ * as much CPU as composing it. Exact whatever the instances: an entry is a function of the body alone, so a
+ * changed screen is a new body, compressed anew. Kept in this process only, never in an HTTP cache (the
+ * answer stays `Cache-Control: no-store`).
+ */
+export function compressedBodies(kept: number) {
+  const entries = new Map<string, { br?: Buffer; gzip?: Buffer }>();
+  return {
+    /** The body compressed with `encoding`, from the kept entries or compressed now (and kept). */
+    compressed(body: string, encoding: 'br' | 'gzip'): Buffer {
+      let entry = entries.get(body);
+      if (entry) entries.delete(body);
+      else {
+        entry = {};
+        if (entries.size >= kept) entries.delete(entries.keys().next().value!);
+      }
+      entries.set(body, entry);
+      if (encoding === 'br') {
+        const raw = Buffer.from(body);
+        entry.br ??= brotliCompressSync(raw, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        });
+        return entry.br;
+      }
+      entry.gzip ??= gzipSync(body);
+      return entry.gzip;
+    },
+    /** How many bodies are kept. */
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/**
+ * The `kept` values last set, by key, the least recently used dropped first (ours, issue 13 item 6): the
+ * bodies of the signed-in screens by their whole composition context (a pure function of it), so an owner's
+ * screen asked again with nothing changed is not composed again.
+ */
+export function keptByKey<V>(kept: number) {
+  const entries = new Map<string, V>();
+  return {
+    get(key: string): V | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: V): void {
+      entries.delete(key);
+      if (entries.size >= kept) entries.delete(entries.keys().next().value!);
+      entries.set(key, value);
+    },
+    /** How many values are kept. */
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/**
+ * Signed-in screen bodies whose compressed forms are kept (ours, issue 13 item 6): a few hundred owners'
+ * current screens, ≈5 KB each with both encodings.
+ */
+export const SIGNED_IN_BODIES_KEPT = 500;
+
+/**
  * GET /hms_ms/api/v1/screens/:screen_id — a composed screen (DESIGN "bff/screens") in the language of
  * `httpxoyolang` (else en-GB). Unknown screen → 404 ONB_SCREEN_NOT_FOUND; a screen not marked public
  * without a session → 401 ONB_UNAUTHORIZED. The context's country is `user_url_country` when valid,
@@ -69,7 +140,9 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | n
  * language, country and query, so it is composed once and kept ({@link PUBLIC_SCREEN_CACHE_SIZE}), with
  * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
  * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
- * user is composed per request and `no-store`; it is never kept.
+ * user is `no-store`, read from the database on every request, and composed again whenever anything it is
+ * drawn from changed: its body is kept by its whole composition context ({@link keptByKey}) and its
+ * compressed copies by body ({@link compressedBodies}), in this process only.
  *
  * Versions (issue 16 item 3): each request resolves the screen's version once (`versions.pick`: the published
  * one, or during a rollout the owner's), after at most one cheap check of the database for a change
@@ -93,6 +166,12 @@ export default async function screenRoutes(
 ) {
   const { config, screens, versions } = opts;
   const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
+  const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
+  // The bodies of the signed-in screens last composed, by everything they are drawn from: screen, its
+  // revision, version and variant, the client's capabilities and the whole context (user, lead and the rest,
+  // read from the database on this request). Exact on any number of instances: a change of any of them is
+  // a new key, composed anew; nothing read from the database is kept.
+  const signedInScreens = keptByKey<string>(SIGNED_IN_BODIES_KEPT);
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
@@ -101,7 +180,7 @@ export default async function screenRoutes(
     '/hms_ms/api/v1/screens/:screen_id',
     {
       // Public at the route level: the catalogue decides per screen.
-      config: { public: true },
+      config: { public: true, withNewestOpenLead: true },
       schema: {
         operationId: 'getScreen',
         tags: ['screens'],
@@ -182,7 +261,8 @@ export default async function screenRoutes(
         lead =
           (wanted
             ? await app.leads.find(request.user.id, wanted)
-            : await app.leads.newestOpen(request.user.id)) ?? null;
+            : (request.newestOpenLead?.lead ??
+              (request.newestOpenLead ? null : await app.leads.newestOpen(request.user.id)))) ?? null;
         if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
       }
       // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).
@@ -230,7 +310,7 @@ export default async function screenRoutes(
               .map((s) => s.value)
               .filter((v) => !app.leads.isOnboarded(leadCountry, v))
           : null;
-      const composed = pick.compose({
+      const context = {
         global_info: globalInfo,
         unsupported_sub_types: unsupported,
         images,
@@ -252,9 +332,30 @@ export default async function screenRoutes(
         locale: request.locale,
         // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
         brand: lead?.brand ?? SCREEN_BRAND,
-      });
-      reply.header('cache-control', 'no-store').header('vary', VARY_SIGNED_IN);
-      return { success: true, data: fitToClient(composed, caps) };
+      };
+      // Composed again only when something it is drawn from changed (see signedInScreens below).
+      const key = JSON.stringify([
+        id,
+        screens.revision?.(id) ?? 0,
+        pick.version,
+        variant,
+        capabilityKey(caps, knownWidgetTypes),
+        context,
+      ]);
+      let body = signedInScreens.get(key);
+      if (body === undefined) {
+        const composed = pick.compose(context);
+        body = reply.serialize({ success: true, data: fitToClient(composed, caps) }) as string;
+        signedInScreens.set(key, body);
+      }
+      reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
+      reply.type('application/json; charset=utf-8');
+      const encoding =
+        Buffer.byteLength(body) >= COMPRESS_THRESHOLD_BYTES
+          ? preferredEncoding(request.headers['accept-encoding'])
+          : null;
+      if (!encoding) return reply.send(body);
+      return reply.header('content-encoding', encoding).send(signedInBodies.compressed(body, encoding));
     },
   );
 }

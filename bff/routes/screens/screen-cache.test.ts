@@ -1,8 +1,14 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScreenCatalogue } from '../../screens/composer';
-import { buildTestApp, sharedDatabase, signInNewOwner, stubScreens } from '../../test-helpers';
-import { preferredEncoding } from '.';
+import {
+  buildTestApp,
+  createTestLead,
+  sharedDatabase,
+  signInNewOwner,
+  stubScreens,
+} from '../../test-helpers';
+import { compressedBodies, keptByKey, preferredEncoding } from '.';
 
 /** The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions. */
 function countingScreens(): ScreenCatalogue & { composed: () => number } {
@@ -78,7 +84,7 @@ describe('public screens, composed once per language, country and query', () => 
     expect(gz.headers['content-encoding']).toBe('gzip');
   });
 
-  it('never keeps or shares what is drawn for a signed-in user', async () => {
+  it('never shares what is drawn for a signed-in user, and composes it again when what it is drawn from changes', async () => {
     const screens = countingScreens();
     const app = await buildTestApp({ screens });
     const url = '/hms_ms/api/v1/screens/public_test';
@@ -89,10 +95,112 @@ describe('public screens, composed once per language, country and query', () => 
     expect(mine.headers['cache-control']).toBe('no-store');
     expect(mine.headers.etag).toBeUndefined();
     expect(mine.json().data.widget_list[0].contents.text).toMatch(/^\+91/);
-    await app.inject({ url, headers: { cookie } });
-    expect(screens.composed()).toBe(3);
+    // The same owner with nothing changed: the same body, not composed again.
+    expect((await app.inject({ url, headers: { cookie } })).body).toBe(mine.body);
+    expect(screens.composed()).toBe(2);
+    // Another language, another owner: composed for them.
+    const arabic = await app.inject({ url, headers: { cookie, httpxoyolang: 'ar' } });
+    expect(arabic.json().data.title).toBe('public_test ar');
+    const other = await app.inject({ url, headers: { cookie: await signInNewOwner(app) } });
+    expect(other.json().data.widget_list[0].contents.text).not.toBe(mine.json().data.widget_list[0].contents.text);
+    expect(screens.composed()).toBe(4);
     // The anonymous copy is unchanged.
     expect((await app.inject(url)).body).toBe(anonymous.body);
+  });
+});
+
+describe('a signed-in screen', () => {
+  it('is compressed for a browser that accepts it, and never cached by HTTP', async () => {
+    const screens = countingScreens();
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/private_test';
+    const cookie = await signInNewOwner(app);
+    const plain = await app.inject({ url, headers: { cookie } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (let i = 0; i < 2; i++) {
+      const br = await app.inject({ url, headers: { cookie, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('no-store');
+      expect(br.headers['content-type']).toMatch(/^application\/json/);
+      expect(String(br.headers.vary)).toBe('httpxoyolang, cookie, x-widget-types, x-schema-version, accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    }
+    const gz = await app.inject({ url, headers: { cookie, 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    // Nothing it is drawn from changed between these requests.
+    expect(screens.composed()).toBe(1);
+  });
+});
+
+describe('a signed-in screen drawn from the database', () => {
+  it('shows data changed since the last request (another lead is the newest)', async () => {
+    const stub = countingScreens();
+    const screens = {
+      ...stub,
+      compose: (id: string, ctx: Parameters<ScreenCatalogue['compose']>[1]) => {
+        const payload = stub.compose(id, ctx);
+        payload.widget_list.push({
+          id: 'lead',
+          widget_type: 'text',
+          contents: { text: String((ctx.lead as { title?: string } | null)?.title ?? 'none') },
+        });
+        return payload;
+      },
+    };
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/private_test';
+    const cookie = await signInNewOwner(app);
+    const leadText = async () =>
+      (await app.inject({ url, headers: { cookie } })).json().data.widget_list.at(-1).contents.text;
+    expect(await leadText()).toBe('none');
+    await createTestLead(app, cookie, { title: 'First Residency' });
+    expect(await leadText()).toBe('First Residency');
+    expect(await leadText()).toBe('First Residency');
+    await createTestLead(app, cookie, { title: 'Second Residency' });
+    expect(await leadText()).toBe('Second Residency');
+    expect(stub.composed()).toBe(3);
+  });
+
+  it('reads the same newest open lead with the session as the lead service does on its own', async () => {
+    const app = await buildTestApp();
+    const cookie = await signInNewOwner(app);
+    const created = await createTestLead(app, cookie);
+    const token = /onboard_sid=([^;]+)/.exec(cookie)![1]!;
+    const found = await app.sessions.resolveWithNewestOpenLead(token);
+    expect(found?.user.id).toBe((await app.sessions.resolve(token))?.id);
+    expect(found?.lead).toEqual(await app.leads.newestOpen(found!.user.id));
+    expect(found?.lead?.property_unique_id).toBe(created.property_unique_id);
+  });
+});
+
+describe('keptByKey', () => {
+  it('keeps the most recently used values', () => {
+    const kept = keptByKey<string>(2);
+    kept.set('a', '1');
+    kept.set('b', '2');
+    expect(kept.get('a')).toBe('1');
+    kept.set('c', '3');
+    // b was the least recently used: dropped.
+    expect(kept.get('b')).toBeUndefined();
+    expect(kept.get('a')).toBe('1');
+    expect(kept.get('c')).toBe('3');
+    expect(kept.size).toBe(2);
+  });
+});
+
+describe('compressedBodies', () => {
+  it('keeps the most recently sent bodies, and a changed body is compressed anew', () => {
+    const kept = compressedBodies(2);
+    const a = kept.compressed('{"a":1}', 'br');
+    expect(brotliDecompressSync(a).toString()).toBe('{"a":1}');
+    expect(kept.compressed('{"a":1}', 'br')).toBe(a);
+    expect(gunzipSync(kept.compressed('{"a":2}', 'gzip')).toString()).toBe('{"a":2}');
+    kept.compressed('{"a":1}', 'br');
+    kept.compressed('{"a":3}', 'br');
+    // {"a":2} was the least recently sent: dropped.
+    expect(kept.size).toBe(2);
+    expect(kept.compressed('{"a":1}', 'br')).toBe(a);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {
@@ -167,7 +168,9 @@ export default async function supportRoutes(app: FastifyInstance, { config }: { 
 
       reply.hijack();
       const raw = reply.raw;
+      // The security headers and the request id set by the hooks (helmet.ts): a hijacked answer copies them.
       raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store',
         connection: 'keep-alive',
