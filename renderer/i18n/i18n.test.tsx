@@ -96,7 +96,10 @@ describe('setLanguage and translations', () => {
       });
     const builtIn = i18n.getResourceBundle('en-GB', 'translation') as Record<string, unknown>;
     const added: Record<string, unknown>[] = [];
-    const onAdded = (_lng: string, _ns: string, resources: Record<string, unknown>) => added.push(resources);
+    // i18next's types give the 'added' listener two arguments; the store passes the resources third.
+    const onAdded = (...args: unknown[]) => {
+      added.push(args[2] as Record<string, unknown>);
+    };
     i18n.store.on('added', onAdded);
     try {
       // The built-in areas as they are, and one area the page does not have yet.

@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 /** The origin of a tile URL template (`https://{s}.tile.example.org/{z}/{x}/{y}.png` → `https://*.tile.example.org`). */
 export function tileOrigin(template: string | null | undefined): string[] {
@@ -41,24 +43,27 @@ export function contentSecurityPolicy(
 const PREVIEW_FRAME_PATH = '/__preview/screens/frame';
 
 /**
- * The headers helmet 8 sets by default (as @fastify/helmet registered with `contentSecurityPolicy: false`
- * sends them; `helmet.test.ts` checks the two agree), with `Strict-Transport-Security` only when `production`
- * (helmet's `hsts` option). Names are lower case, as Fastify keeps them.
+ * The headers helmet sets by default, as @fastify/helmet registered with `contentSecurityPolicy: false` sends
+ * them, with `Strict-Transport-Security` only when `production` (helmet's `hsts` option): helmet's own
+ * middleware run once on a response that only records what it sets (`helmet.test.ts` checks they agree with
+ * @fastify/helmet's answer). Names are lower case, as Fastify keeps them.
  */
 export function securityHeaders(production: boolean): Readonly<Record<string, string>> {
-  return {
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-    'origin-agent-cluster': '?1',
-    'referrer-policy': 'no-referrer',
-    ...(production ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-    'x-content-type-options': 'nosniff',
-    'x-dns-prefetch-control': 'off',
-    'x-download-options': 'noopen',
-    'x-frame-options': 'SAMEORIGIN',
-    'x-permitted-cross-domain-policies': 'none',
-    'x-xss-protection': '0',
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
   };
+  helmet({ contentSecurityPolicy: false, hsts: production })(
+    {} as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    () => undefined,
+  );
+  return headers;
 }
 
 /**

@@ -94,11 +94,13 @@ export function compressedBodies(kept: number) {
 }
 
 /**
- * The `kept` values last set, by key, the least recently used dropped first (ours, issue 13 item 6): the
- * bodies of the signed-in screens by their whole composition context (a pure function of it), so an owner's
- * screen asked again with nothing changed is not composed again.
+ * The `kept` string values last set, by key, the least recently used dropped first (ours, issue 13 item 6):
+ * the bodies of the signed-in screens by their whole composition context (a pure function of it), so an
+ * owner's screen asked again with nothing changed is not composed again. A value whose key and value
+ * together are longer than `maxEntryChars` is not kept (a dashboard of many properties), so the whole is
+ * bounded by `kept × maxEntryChars` characters.
  */
-export function keptByKey<V>(kept: number) {
+export function keptByKey<V extends string>(kept: number, maxEntryChars = Number.POSITIVE_INFINITY) {
   const entries = new Map<string, V>();
   return {
     get(key: string): V | undefined {
@@ -111,6 +113,7 @@ export function keptByKey<V>(kept: number) {
     },
     set(key: string, value: V): void {
       entries.delete(key);
+      if (key.length + value.length > maxEntryChars) return;
       if (entries.size >= kept) entries.delete(entries.keys().next().value!);
       entries.set(key, value);
     },
@@ -126,6 +129,12 @@ export function keptByKey<V>(kept: number) {
  * current screens, ≈5 KB each with both encodings.
  */
 export const SIGNED_IN_BODIES_KEPT = 500;
+
+/**
+ * Longest composition context and body, together, of a signed-in screen kept composed, in characters (ours):
+ * a checklist is ≈5,000; with {@link SIGNED_IN_BODIES_KEPT} the kept screens stay under ≈64 MB of strings.
+ */
+export const SIGNED_IN_ENTRY_MAX_CHARS = 65_536;
 
 /**
  * GET /hms_ms/api/v1/screens/:screen_id — a composed screen (DESIGN "bff/screens") in the language of
@@ -171,7 +180,7 @@ export default async function screenRoutes(
   // revision, version and variant, the client's capabilities and the whole context (user, lead and the rest,
   // read from the database on this request). Exact on any number of instances: a change of any of them is
   // a new key, composed anew; nothing read from the database is kept.
-  const signedInScreens = keptByKey<string>(SIGNED_IN_BODIES_KEPT);
+  const signedInScreens = keptByKey<string>(SIGNED_IN_BODIES_KEPT, SIGNED_IN_ENTRY_MAX_CHARS);
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };

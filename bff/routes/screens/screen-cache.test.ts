@@ -102,7 +102,9 @@ describe('public screens, composed once per language, country and query', () => 
     const arabic = await app.inject({ url, headers: { cookie, httpxoyolang: 'ar' } });
     expect(arabic.json().data.title).toBe('public_test ar');
     const other = await app.inject({ url, headers: { cookie: await signInNewOwner(app) } });
-    expect(other.json().data.widget_list[0].contents.text).not.toBe(mine.json().data.widget_list[0].contents.text);
+    expect(other.json().data.widget_list[0].contents.text).not.toBe(
+      mine.json().data.widget_list[0].contents.text,
+    );
     expect(screens.composed()).toBe(4);
     // The anonymous copy is unchanged.
     expect((await app.inject(url)).body).toBe(anonymous.body);
@@ -122,7 +124,9 @@ describe('a signed-in screen', () => {
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers['cache-control']).toBe('no-store');
       expect(br.headers['content-type']).toMatch(/^application\/json/);
-      expect(String(br.headers.vary)).toBe('httpxoyolang, cookie, x-widget-types, x-schema-version, accept-encoding');
+      expect(String(br.headers.vary)).toBe(
+        'httpxoyolang, cookie, x-widget-types, x-schema-version, accept-encoding',
+      );
       expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
     }
     const gz = await app.inject({ url, headers: { cookie, 'accept-encoding': 'gzip' } });
@@ -186,6 +190,15 @@ describe('keptByKey', () => {
     expect(kept.get('a')).toBe('1');
     expect(kept.get('c')).toBe('3');
     expect(kept.size).toBe(2);
+  });
+
+  it('keeps no entry longer than its limit, and drops what the key held before', () => {
+    const kept = keptByKey<string>(2, 10);
+    kept.set('a', '12345');
+    expect(kept.get('a')).toBe('12345');
+    kept.set('a', '1234567890');
+    expect(kept.get('a')).toBeUndefined();
+    expect(kept.size).toBe(0);
   });
 });
 
