@@ -354,9 +354,7 @@ function postgresPool(
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((config: unknown, values?: unknown, callback?: unknown) => {
       const name = typeof config === 'string' ? preparedStatementName(config) : undefined;
-      return name
-        ? query({ name, text: config, values }, callback)
-        : query(config, values, callback);
+      return name ? query({ name, text: config, values }, callback) : query(config, values, callback);
     }) as typeof client.query;
   });
   return pool;

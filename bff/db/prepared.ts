@@ -22,7 +22,8 @@ export function preparedQuery<R>(
   placeholders: readonly string[],
 ): (...values: unknown[]) => CompiledQuery<R> {
   for (const p of placeholders) {
-    if (!compiled.parameters.includes(p)) throw new Error(`placeholder ${JSON.stringify(p)} not in the query`);
+    if (!compiled.parameters.includes(p))
+      throw new Error(`placeholder ${JSON.stringify(p)} not in the query`);
   }
   statements.set(compiled.sql, `onb_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 20)}`);
   const slots = compiled.parameters.map((p) => placeholders.indexOf(p as string));

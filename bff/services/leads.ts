@@ -1,13 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { distance as editDistance } from 'fastest-levenshtein';
-import {
-  sql,
-  type ExpressionBuilder,
-  type Kysely,
-  type SelectQueryBuilder,
-  type Transaction,
-} from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sharedAjv } from '../../schemas/ajv';
 import { IDENTIFIER_CHECKS, type IdentifierFailure } from '../../schemas/identifiers';
@@ -762,7 +756,10 @@ export function newestOpenLeadJson(eb: ExpressionBuilder<Database, 'users'>) {
       .where((w) =>
         w.or([
           w('leads.status', '=', LEAD_STATUS_IN_PROGRESS),
-          w.and([w('leads.status', '=', LEAD_STATUS_COLD), w('leads.cold_lead_type', '=', 'NOT_SERVICEABLE')]),
+          w.and([
+            w('leads.status', '=', LEAD_STATUS_COLD),
+            w('leads.cold_lead_type', '=', 'NOT_SERVICEABLE'),
+          ]),
         ]),
       )
       .orderBy('leads.created_at', 'desc')

@@ -110,7 +110,11 @@ export function createSessionStore(
       return false;
     }
     if (t - lastSeen > 60_000) {
-      await db.updateTable('sessions').set({ last_seen_at: new Date(t) }).where('id', '=', id).execute();
+      await db
+        .updateTable('sessions')
+        .set({ last_seen_at: new Date(t) })
+        .where('id', '=', id)
+        .execute();
     }
     return true;
   };
