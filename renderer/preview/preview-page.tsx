@@ -201,7 +201,9 @@ export function PreviewPage(): ReactElement {
  * composes for the context, then draws it with the engine's Screen from the preview API, in `locale` (text
  * direction included). Navigation, sign-in and sign-out stay inside the frame as a note (`data-preview-
  * navigation`), so the frame keeps showing the screen. `data-preview-state` tells a test where it stands:
- * `loading`, `error` (the composer's file, JSON path and reason are shown) or `screen`.
+ * `loading`, `error` (the composer's file, JSON path and reason are shown) or `screen`, and
+ * `data-preview-context` for which context. A change of the address without a reload (history) draws the new
+ * screen, context or language from the start.
  */
 export function PreviewFrame(): ReactElement {
   const { t } = useTranslation();
@@ -230,6 +232,9 @@ export function PreviewFrame(): ReactElement {
   }, [locale]);
 
   useEffect(() => {
+    // Another screen, context or language (the address changed without a reload): nothing of the last one
+    // stays shown while the new one is checked.
+    setCheck(null);
     const controller = new AbortController();
     const query = new URLSearchParams({ context }).toString();
     fetch(`${PREVIEW_API}/check/${encodeURIComponent(screen)}?${query}`, {
@@ -266,7 +271,7 @@ export function PreviewFrame(): ReactElement {
   if (!check || !languageReady) return <div data-preview-state="loading" role="status" aria-busy="true" />;
   if (!check.ok) {
     return (
-      <Box data-preview-state="error" sx={{ p: 2 }}>
+      <Box data-preview-state="error" data-preview-context={context} sx={{ p: 2 }}>
         <Alert severity="error" data-preview-error="">
           <Typography variant="subtitle2">{t('screens.preview.not_composed')}</Typography>
           <Typography variant="body2" component="code" sx={{ display: 'block', wordBreak: 'break-word' }}>
@@ -279,7 +284,7 @@ export function PreviewFrame(): ReactElement {
     );
   }
   return (
-    <Box data-preview-state="screen">
+    <Box data-preview-state="screen" data-preview-context={context}>
       {navigatedTo && (
         <Alert severity="info" data-preview-navigation={navigatedTo} sx={{ borderRadius: 0 }}>
           → {navigatedTo}
@@ -287,6 +292,8 @@ export function PreviewFrame(): ReactElement {
       )}
       <ShellHostContext.Provider value={host}>
         <Screen
+          // A new context is a new screen: nothing typed or drawn for the last one carries over.
+          key={`${screen}\n${context}\n${locale}`}
           screenId={screen}
           endpoint={`${PREVIEW_API}/screens/`}
           requestQuery={{ context }}
