@@ -14,7 +14,7 @@
  *   imports and what it imports dynamically (a map loads with its widget);
  * - on a route that needs a session, the validators: the `screen` validator (schemas/generated/validators.js)
  *   and the contents validator (schemas/generated/validators/<widget_type>.js) of each widget type of the
- *   screen and of the widgets that come with the page (renderer/main.tsx preloads them at start). A public
+ *   screen (the server names them in the page, bff/plugins/external/static.ts `firstScreenModules`). A public
  *   route (sign-in) opened without a query needs none: the server puts its first screen in index.html,
  *   checked (bff/plugins/external/static.ts), and the renderer draws it without validators (with a query,
  *   e.g. a password reset link, the screen is fetched and validated as on other routes);
@@ -157,11 +157,6 @@ function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): S
     );
     for (const key of closure(manifest, shellLazy, true, base)) chunks.add(key);
   }
-  // Widgets that come with the page (no chunk of their own) have their validators preloaded at start.
-  const eager = Object.keys(manifest)
-    .map((key) => /schemas\/generated\/validators\/([a-z_]+)\.js$/.exec(key)?.[1])
-    .filter((type): type is string => type !== undefined)
-    .filter((type) => !keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`));
   const screenTypes = widgetTypesOf(screenId);
   for (const type of screenTypes) {
     const widget = keyOf(manifest, `widgets/${type.replaceAll('_', '-')}/index.ts`);
@@ -172,9 +167,7 @@ function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): S
   if (isPublic) return chunks;
   const validators = [
     keyOf(manifest, 'schemas/generated/validators.js'),
-    ...[...new Set([...eager, ...screenTypes])].map((type) =>
-      keyOf(manifest, `schemas/generated/validators/${type}.js`),
-    ),
+    ...[...screenTypes].map((type) => keyOf(manifest, `schemas/generated/validators/${type}.js`)),
   ];
   for (const validator of validators) {
     if (validator) for (const key of closure(manifest, [validator], false)) chunks.add(key);

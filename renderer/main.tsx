@@ -1,7 +1,5 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { eagerWidgetTypes } from './engine/registry';
-import { preloadWidgetValidators } from './engine/validation-schemas';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
@@ -18,12 +16,11 @@ const locale = currentLocale();
 applyDocumentLanguage(locale);
 // A public first screen (sign-in) comes in the page, checked by the server (bff/plugins/external/static.ts);
 // else it is asked for now, so that its payload travels while the code below runs.
-const first = primeFirstScreen(appStore, window.location, i18n.language, takeEmbeddedScreen());
+// The modules its widgets and validators need are named in the page by the server (modulepreload,
+// bff/plugins/external/static.ts), so they load while the payload does.
+primeFirstScreen(appStore, window.location, i18n.language, takeEmbeddedScreen());
 void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
-// Unless the first screen came in the page, the validators of the widgets that come with the page (the
-// sign-in screen's) load while its payload does.
-if (!first?.embedded) preloadWidgetValidators(eagerWidgetTypes);
 // SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded
 // only then, so the first screen's code does not carry it. Permission to show notifications is asked only on
 // a tap ('Remind me to finish', widgets/reminder-button), never on load.

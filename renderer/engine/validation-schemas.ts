@@ -112,15 +112,6 @@ export function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Pr
 }
 
 /**
- * Starts loading the validators of `types` without waiting: the app calls it at start for the widgets of
- * the first screen, so that their modules arrive while the screen payload is on its way. A failure is left
- * for the screen's own {@link loadWidgetValidators} to retry.
- */
-export function preloadWidgetValidators(types: Iterable<string>): void {
-  loadWidgetValidators(types).catch(() => undefined);
-}
-
-/**
  * Validates a widget's `contents` with its type's validator (loaded by {@link loadWidgetValidators}).
  * Returns null when no validator is at hand for the type (an unknown widget_type, or one not loaded).
  */

@@ -54,6 +54,42 @@ describe('Input, text and email kinds', () => {
   });
 });
 
+describe('Input, autofocus (issue 13 item 4)', () => {
+  const contents = { ...fixtureContents<InputContents>('input', 'text'), autofocus: true };
+  afterEach(() => document.querySelectorAll('[data-test-outside]').forEach((e) => e.remove()));
+
+  it('focuses the field after the screen is painted, not while React commits it', async () => {
+    render(harness({ component: Input, contents }));
+    const field = screen.getByRole('textbox', { name: 'Name of the property' });
+    // React's commit is over and nothing took the focus in it.
+    expect(field).not.toHaveFocus();
+    await waitFor(() => expect(field).toHaveFocus());
+  });
+
+  it('leaves the focus where the owner put it before the first paint', async () => {
+    const outside = document.createElement('button');
+    outside.dataset.testOutside = '';
+    document.body.append(outside);
+    render(harness({ component: Input, contents }));
+    outside.focus();
+    // Two frames and the task after them: the focus would have moved by then.
+    await new Promise((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))),
+    );
+    expect(outside).toHaveFocus();
+  });
+
+  it('focuses the one-time code box', async () => {
+    render(
+      harness({
+        component: Input,
+        contents: { ...fixtureContents<InputContents>('input', 'otp'), autofocus: true },
+      }),
+    );
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /One-time code/ })).toHaveFocus());
+  });
+});
+
 describe('Input, phone kind', () => {
   const contents = fixtureContents<InputContents>('input', 'phone');
   afterEach(() => vi.unstubAllGlobals());
@@ -81,6 +117,8 @@ describe('Input, phone kind', () => {
     fireEvent.pointerDown(box);
     expect(box.querySelectorAll('option')).toHaveLength(COUNTRY_CALLING_CODES.size);
     expect(box).toHaveValue('IN');
+    expect(box.querySelector('option[value="GB"]')).toHaveTextContent(/^United Kingdom \(\+44\)$/);
+    expect(box.querySelector('option[value="IN"]')).toHaveTextContent(/^India \(\+91\)$/);
     await userEvent.selectOptions(box, 'GB');
     expect(record.values.country_code).toBe('GB');
   });

@@ -5,6 +5,7 @@ import type { InputContents } from '../../schemas/generated/types';
 import type { Dispatch, WidgetProps } from '../widget-props';
 import { fillFields, isRequired, stringValue } from './shared';
 import { PhoneAwareText } from '../phone-text';
+import { useFocusOnceDrawn } from './focus-once-drawn';
 
 /** Digits of a code when the screen does not say (SPEC §5: 6 in the login flow). */
 const DEFAULT_OTP_LENGTH = 6;
@@ -92,6 +93,8 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
   const required = isRequired(contents, form);
   const [focused, setFocused] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  // The widget's `autofocus`, once the screen is painted (not in React's commit: issue 13 item 4).
+  useFocusOnceDrawn(contents.autofocus, inputRef);
   const helperId = `${inputId}-helper`;
   const helper = error ?? contents.helper_text ?? t('widgets.input.otp_hint', { count: length });
 
@@ -168,7 +171,6 @@ export function OtpField({ id, contents, form, dispatch }: WidgetProps<InputCont
           inputMode="numeric"
           autoComplete="one-time-code"
           pattern="[0-9]*"
-          autoFocus={contents.autofocus}
           value={value}
           required={required}
           aria-invalid={Boolean(error)}

@@ -5,6 +5,7 @@ import InputLabel from '@mui/material/InputLabel';
 import NativeSelect from '@mui/material/NativeSelect';
 import OutlinedInput from '@mui/material/OutlinedInput';
 import type { SxProps, Theme } from '@mui/material/styles';
+import { useFocusOnceDrawn } from './focus-once-drawn';
 
 /** Props of {@link TextField}: the subset of MUI's TextField props the input widget uses. */
 export interface TextFieldProps {
@@ -15,6 +16,7 @@ export interface TextFieldProps {
   error?: boolean;
   helperText?: ReactNode;
   placeholder?: string;
+  /** Focus the field once the screen is painted ({@link useFocusOnceDrawn}), not during React's commit. */
   autoFocus?: boolean;
   fullWidth?: boolean;
   type?: string;
@@ -62,8 +64,10 @@ export function TextField({
   slotProps,
   endAdornment,
   onReach,
+  autoFocus,
   ...input
 }: TextFieldProps): ReactElement {
+  const focusRef = useFocusOnceDrawn<HTMLElement>(autoFocus);
   const helperId =
     helperText !== undefined && helperText !== null && helperText !== '' ? `${id}-helper-text` : undefined;
   const labelId = label !== undefined ? `${id}-label` : undefined;
@@ -82,7 +86,7 @@ export function TextField({
           value={input.value}
           onChange={input.onChange as ((event: ChangeEvent<HTMLSelectElement>) => void) | undefined}
           onBlur={input.onBlur}
-          autoFocus={input.autoFocus}
+          inputRef={focusRef}
           input={outlined}
           inputProps={{
             'aria-describedby': helperId,
@@ -100,6 +104,7 @@ export function TextField({
           label={label}
           aria-describedby={helperId}
           endAdornment={endAdornment}
+          inputRef={focusRef}
           inputProps={slotProps?.htmlInput}
         />
       )}
