@@ -53,7 +53,7 @@ import publishRoutes from './routes/publish';
 import pushRoutes from './routes/push';
 import propertyRoutes from './routes/properties';
 import previewRoutes from './routes/preview';
-import screenRoutes, { SCREEN_BRAND } from './routes/screens';
+import screenRoutes, { SCREEN_BRAND, signedInScreens } from './routes/screens';
 import { createPublicScreens } from './routes/screens/public-screens';
 import screenVersionRoutes from './routes/screen-versions';
 import socialRoutes from './routes/social';
@@ -389,7 +389,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Public screens are composed once per language, country, query, version and capabilities, for the API
   // and for index.html.
   const publicScreens = createPublicScreens(config, screens, SCREEN_BRAND);
-  await app.register(screenRoutes, { config, screens, versions: screenVersions, publicScreens });
+  // One composer of signed-in screens for the API and for the pages that embed them (one kept set of bodies).
+  const signedIn = signedInScreens(app, { config, screens, versions: screenVersions });
+  await app.register(screenRoutes, { config, screens, versions: screenVersions, publicScreens, signedIn });
   await app.register(screenVersionRoutes, { config, versions: screenVersions });
   await app.register(previewRoutes, {
     config,
@@ -404,6 +406,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     publicScreens,
     versions: screenVersions,
     flags: config.featureFlags,
+    signedIn,
   });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).

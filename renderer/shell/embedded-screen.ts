@@ -18,7 +18,11 @@ export function takeEmbeddedScreen(doc: Document | undefined = globalThis.docume
       typeof value.locale === 'string' &&
       (value.country === null || typeof value.country === 'string') &&
       value.payload &&
-      typeof value.payload === 'object'
+      typeof value.payload === 'object' &&
+      (value.query === undefined ||
+        (typeof value.query === 'object' &&
+          value.query !== null &&
+          Object.values(value.query).every((v) => typeof v === 'string')))
     ) {
       return value as EmbeddedScreen;
     }

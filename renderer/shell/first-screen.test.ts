@@ -80,6 +80,27 @@ describe('primeFirstScreen', () => {
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/task?property_unique_id=PO1');
   });
 
+  it("takes a signed-in owner's screen from the page only when it was composed with the page's query", () => {
+    const signedIn = createStore();
+    signedIn.set(loggedInAtom, true);
+    const payload = { screen_id: 'task', schema_version: 1 as const, widget_list: [] };
+    const embedded = {
+      screen_id: 'task',
+      locale: 'en-GB' as const,
+      country: null,
+      payload,
+      query: { property_unique_id: 'PO1' },
+    };
+    const task = (search: string) =>
+      primeFirstScreen(signedIn, { pathname: '/propertyOnboard/task', search }, 'en-GB', embedded)?.embedded;
+    expect(task('?property_unique_id=PO1')).toBe(true);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(task('?property_unique_id=PO2')).toBe(false);
+    expect(task('')).toBe(false);
+    expect(task('?property_unique_id=PO1&tab=2')).toBe(false);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
   it('asks for nothing on a signed-out page that needs a session, a sign-in page of a signed-in user, or an unknown path', () => {
     const signedIn = createStore();
     signedIn.set(loggedInAtom, true);

@@ -12,7 +12,8 @@ import { SIGNED_IN_REDIRECTS } from './route-table';
  * (`user_url_country` of the path's country, the location's query), so that the payload is on its way while
  * the code runs and the session checks of SPEC §4 are made (issue 13); the screen takes it once the gate lets
  * it draw, and a page the gate sends elsewhere forgets it. When the server put this very screen in the page
- * (`embedded`: same screen, language and country, and the page has no query), that payload is taken instead,
+ * (`embedded`: same screen, language, country and query: a public page without one, or a signed-in owner's
+ * page composed with the page's query), that payload is taken instead,
  * already checked, and nothing is fetched. Returns the screen id primed and whether it came embedded, or
  * null (a signed-out visitor of a page that needs a session, a path that is not a route).
  */
@@ -37,7 +38,7 @@ export function primeFirstScreen(
     embedded.screen_id === screenId &&
     embedded.locale === language &&
     embedded.country === country &&
-    Object.keys(query).length === 0;
+    sameQuery(embedded.query ?? {}, query);
   primeScreenRequest(
     screenId,
     language,
@@ -46,4 +47,10 @@ export function primeFirstScreen(
     fromPage ? embedded.payload : undefined,
   );
   return { screenId, embedded: fromPage };
+}
+
+/** Whether two queries have the same names with the same values. */
+function sameQuery(a: Readonly<Record<string, string>>, b: Readonly<Record<string, unknown>>): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => b[name] === a[name]);
 }

@@ -5,8 +5,9 @@ export const FIRST_SCREEN_ELEMENT_ID = 'first-screen';
 
 /**
  * The first screen as the server puts it in index.html (bff/plugins/external/static.ts, issue 13): the
- * payload GET /hms_ms/api/v1/screens/:screen_id answers without a session for `locale`, `country` (the
- * `user_url_country` header the page sends, upper case; null for a path without a country) and no query.
+ * payload GET /hms_ms/api/v1/screens/:screen_id answers for `locale`, `country` (the `user_url_country`
+ * header the page sends, upper case; null for a path without a country) and `query`: without a session and
+ * without a query on a public page, or for the signed-in owner on a page that needs a session.
  * The server puts it there only when it passes every check the renderer makes (the `screen` schema and each
  * widget's contents schema), so the renderer draws it without loading the validators.
  */
@@ -15,4 +16,9 @@ export interface EmbeddedScreen {
   locale: Locale;
   country: string | null;
   payload: ScreenPayload;
+  /**
+   * The page's query the payload was composed with (a signed-in page: e.g. `property_unique_id`); absent
+   * for a public page, which is embedded only without a query.
+   */
+  query?: Record<string, string>;
 }

@@ -97,7 +97,8 @@ beforeAll(async () => {
 });
 
 describe("a page names its first screen's modules", () => {
-  it("a signed-in owner's checklist: its widget chunks and its validators, revalidated by ETag", async () => {
+  it("a signed-in owner's checklist asked for, not embedded: its widget chunks and validators, by ETag", async () => {
+    // Not their property: the page does not embed the screen; the renderer asks for it and shows the error.
     const cookie = await signInNewOwner(app);
     const page = await app.inject({
       url: '/propertyOnboard/task?property_unique_id=P1',
@@ -116,10 +117,20 @@ describe("a page names its first screen's modules", () => {
       '/propertyOnboard/assets/text-v2.js',
     ]);
     const again = await app.inject({
-      url: '/propertyOnboard/task',
+      url: '/propertyOnboard/task?property_unique_id=P1',
       headers: { cookie, 'if-none-match': String(page.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("a signed-in owner's checklist embedded: its widget chunks, no validators", async () => {
+    const cookie = await signInNewOwner(app);
+    const page = await app.inject({ url: '/propertyOnboard/task', headers: { cookie } });
+    expect(page.body).toContain('id="first-screen"');
+    expect(preloadsOf(page.body)).toEqual([
+      '/propertyOnboard/assets/checklist-w1.js',
+      '/propertyOnboard/assets/LinearProgress-l1.js',
+    ]);
   });
 
   it('a signed-out visitor of the checklist (sent to sign in): no module of the checklist', async () => {

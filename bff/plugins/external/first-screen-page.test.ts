@@ -141,6 +141,44 @@ describe('index.html with the first screen in it', () => {
   });
 });
 
+describe("a signed-in owner's page with its screen in it", () => {
+  it('carries what GET /screens/:id answers them, for the query and language of the page; never kept', async () => {
+    const cookie = await signInNewOwner(app);
+    const page = await app.inject({
+      url: '/propertyOnboard/task?utm_source=mail',
+      headers: { cookie, 'accept-language': 'de' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers.etag).toBeUndefined();
+    const embedded = embeddedOf(page.body);
+    expect(embedded).toMatchObject({
+      screen_id: 'task',
+      locale: 'de',
+      country: null,
+      query: { utm_source: 'mail' },
+    });
+    const api = await app.inject({
+      url: '/hms_ms/api/v1/screens/task?utm_source=mail',
+      headers: { cookie, httpxoyolang: 'de' },
+    });
+    expect(embedded!.payload).toEqual(api.json().data);
+    expect(embedded!.payload.title).toBe('task de');
+  });
+
+  it("is left out for a property that is not the owner's: the page asks, and shows the answer's error", async () => {
+    const cookie = await signInNewOwner(app);
+    const url = '?property_unique_id=PNOTTHEIRS01';
+    const page = await app.inject({ url: `/propertyOnboard/task${url}`, headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toBeNull();
+    const api = await app.inject({ url: `/hms_ms/api/v1/screens/task${url}`, headers: { cookie } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json<{ error: { code: string } }>().error.code).toBe('ONB_LEAD_NOT_FOUND');
+  });
+});
+
 describe('localeOfAcceptLanguage', () => {
   it('takes the first supported language by preference, as the browser maps navigator.languages', () => {
     expect(localeOfAcceptLanguage('fr-CA;q=0.4, de;q=0.9')).toBe('de');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
-import type { Lead } from '../../../schemas/generated/types';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Lead, Locale } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
 import { screenData, type ScreenCatalogue } from '../../screens/composer';
@@ -169,18 +169,165 @@ const VARY_SIGNED_IN = 'httpxoyolang, cookie, x-widget-types, x-schema-version';
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
 
-export default async function screenRoutes(
+/** A signed-in screen composed: its answer's body and the version and variant drawn. */
+export interface SignedInScreen {
+  /** `{"success":true,"data":<payload>}`, as GET /screens/:screen_id answers it. */
+  body: string;
+  version: number;
+  variant: string | null;
+}
+
+/** How a signed-in screen is asked for: the page's query (as params), language, country and capabilities. */
+export interface SignedInScreenRequest {
+  params: Record<string, string>;
+  locale: Locale;
+  /** `user_url_country`, else the user's (undefined: theirs, else DEFAULT_COUNTRY). */
+  country: string | undefined;
+  caps: ReturnType<typeof parseCapabilities>;
+}
+
+/**
+ * Composes screen `id` for the signed-in user of `request` (see the route below for the context): what
+ * GET /screens/:screen_id answers with a session, and what a signed-in page embeds
+ * (bff/plugins/external/static.ts). Bodies are kept by their whole composition context ({@link keptByKey}).
+ * `serialize` writes the answer as the route's response schema does.
+ * @throws ONB_LEAD_NOT_FOUND when `property_unique_id` names no lead of the user; ONB_UNAUTHORIZED without a user.
+ */
+export function signedInScreens(
   app: FastifyInstance,
-  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions; publicScreens?: PublicScreens },
-) {
+  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions },
+): (
+  request: FastifyRequest,
+  id: string,
+  asked: SignedInScreenRequest,
+  serialize: (answer: unknown) => string,
+) => Promise<SignedInScreen> {
   const { config, screens, versions } = opts;
-  const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
-  const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
   // The bodies of the signed-in screens last composed, by everything they are drawn from: screen, its
   // revision, version and variant, the client's capabilities and the whole context (user, lead and the rest,
   // read from the database on this request). Exact on any number of instances: a change of any of them is
   // a new key, composed anew; nothing read from the database is kept.
-  const signedInScreens = keptByKey<string>(SIGNED_IN_BODIES_KEPT, SIGNED_IN_ENTRY_MAX_CHARS);
+  const kept = keptByKey<string>(SIGNED_IN_BODIES_KEPT, SIGNED_IN_ENTRY_MAX_CHARS);
+  return async (request, id, { params, locale, country, caps }, serialize) => {
+    if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
+    const globalInfo = globalInfoFor(config, country ?? request.user.country_code);
+    await versions.refresh();
+    const variant =
+      screens.variant?.(id, { global_info: globalInfo, flags: config.featureFlags, params }) ?? null;
+    const pick = variant
+      ? {
+          version: 0,
+          compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
+        }
+      : versions.pick(id, request.user.id, config.featureFlags);
+    const wanted = params.property_unique_id;
+    const lead: Lead | null =
+      (wanted
+        ? await app.leads.find(request.user.id, wanted)
+        : (request.newestOpenLead?.lead ??
+          (request.newestOpenLead ? null : await app.leads.newestOpen(request.user.id)))) ?? null;
+    if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+    // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).
+    const images =
+      lead && request.user && SCREENS_WITH_IMAGES.has(id)
+        ? toScreenImages(await app.images.list(request.user.id, lead.property_unique_id, locale))
+        : null;
+    // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
+    // issue' screen the conflict of this session's last verification (SPEC §6).
+    const sessionId = sessionIdFromCookies(request.cookies);
+    const kyc =
+      lead && request.user && id === 'kyc'
+        ? await app.kyc.details(request.user.id, lead.property_unique_id, locale, sessionId)
+        : null;
+    // The terms screen draws the commercial terms and the latest contract (SPEC §3 termsOfServiceInfo).
+    const contract =
+      lead && request.user && id === 'terms'
+        ? await app.contracts.info(request.user.id, lead.property_unique_id)
+        : null;
+    // The terms screen has the "Generate contract" button: the PDF engine loads now, after this answer,
+    // rather than on the owner's first tap (issue 13 item 5).
+    if (contract) setImmediate(() => void warmContractPdf());
+    const conflict =
+      request.user && sessionId && id === 'resolve_issue'
+        ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
+        : null;
+    // The review screen draws the property as a guest would see it, its buckets and readiness (SPEC §3).
+    const review =
+      lead && request.user && id === 'review'
+        ? await app.publish.review(request.user.id, lead.property_unique_id, locale)
+        : null;
+    // The dashboard draws the owner's properties by section; the referral screen one property's referral.
+    const properties = request.user && id === 'dashboard' ? await app.properties.list(request.user.id) : null;
+    const property =
+      lead && request.user && id === 'referral'
+        ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
+        : null;
+    // The add property screen offers only the sub types the account's country onboards (issue 12 item 19),
+    // the country lead creation checks (the account's, else DEFAULT_COUNTRY).
+    const leadCountry = request.user.country_code || config.defaultCountry;
+    const unsupported =
+      id === 'property_add'
+        ? screenData.catalogue.property_sub_types
+            .map((s) => s.value)
+            .filter((v) => !app.leads.isOnboarded(leadCountry, v))
+        : null;
+    const context = {
+      global_info: globalInfo,
+      unsupported_sub_types: unsupported,
+      images,
+      kyc,
+      contract,
+      conflict,
+      review,
+      properties,
+      property,
+      // `flags.web_push_reminders`: reminders by web push are on (VAPID keys set) and not turned off by a
+      // feature flag of that name; the checklist offers 'Remind me to finish' only then (issue 15 item 5).
+      flags: {
+        ...config.featureFlags,
+        web_push_reminders: app.reminders.enabled && config.featureFlags.web_push_reminders !== false,
+      },
+      user: request.user,
+      lead: lead as unknown as Record<string, unknown> | null,
+      params,
+      locale: locale,
+      // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
+      brand: lead?.brand ?? SCREEN_BRAND,
+    };
+    // Composed again only when something it is drawn from changed (see signedInScreens below).
+    const key = JSON.stringify([
+      id,
+      screens.revision?.(id) ?? 0,
+      pick.version,
+      variant,
+      capabilityKey(caps, knownWidgetTypes),
+      context,
+    ]);
+    let body = kept.get(key);
+    if (body === undefined) {
+      const composed = pick.compose(context);
+      body = serialize({ success: true, data: fitToClient(composed, caps) });
+      kept.set(key, body);
+    }
+    return { body, version: pick.version, variant };
+  };
+}
+
+export default async function screenRoutes(
+  app: FastifyInstance,
+  opts: {
+    config: Config;
+    screens: ScreenCatalogue;
+    versions: ScreenVersions;
+    publicScreens?: PublicScreens;
+    /** The composer of signed-in screens, shared with the pages that embed them ({@link signedInScreens}). */
+    signedIn?: ReturnType<typeof signedInScreens>;
+  },
+) {
+  const { config, screens, versions } = opts;
+  const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
+  const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
+  const composeSignedIn = opts.signedIn ?? signedInScreens(app, { config, screens, versions });
   app.get<{
     Params: { screen_id: string };
     Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
@@ -208,8 +355,28 @@ export default async function screenRoutes(
       if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
       const country = request.headers.user_url_country ?? request.user?.country_code;
       const params = screenParams(request.query);
-      const globalInfo = globalInfoFor(config, country);
       const caps = parseCapabilities(request.headers['x-widget-types'], request.headers['x-schema-version']);
+      if (request.user) {
+        const drawn = await composeSignedIn(
+          request,
+          id,
+          { params, locale: request.locale, country: request.headers.user_url_country, caps },
+          (answer) => reply.serialize(answer) as string,
+        );
+        reply.header('x-screen-version', String(drawn.version));
+        if (drawn.variant) reply.header('x-screen-variant', drawn.variant);
+        reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
+        reply.type('application/json; charset=utf-8');
+        const encoding =
+          Buffer.byteLength(drawn.body) >= COMPRESS_THRESHOLD_BYTES
+            ? preferredEncoding(request.headers['accept-encoding'])
+            : null;
+        if (!encoding) return reply.send(drawn.body);
+        return reply
+          .header('content-encoding', encoding)
+          .send(signedInBodies.compressed(drawn.body, encoding));
+      }
+      const globalInfo = globalInfoFor(config, country);
       // One version per request: resolved once here, and only that version is composed.
       await versions.refresh();
       // A variant (bff/screens/variants, e.g. the L1 screens under enable_oyo360_l1_revamp) is a deployed
@@ -221,150 +388,46 @@ export default async function screenRoutes(
             version: 0,
             compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
           }
-        : versions.pick(id, request.user?.id ?? null, config.featureFlags);
+        : versions.pick(id, null, config.featureFlags);
       reply.header('x-screen-version', String(pick.version));
       if (variant) reply.header('x-screen-variant', variant);
 
-      if (!request.user) {
-        // The same for everyone of this language, country, query, version and capabilities: composed once,
-        // then sent as kept.
-        const entry = publicScreens.get(id, request.locale, country, params, {
-          version: { number: pick.version, compose: pick.compose },
-          capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
-        });
-        if (!entry.body) {
-          const body = Buffer.from(reply.serialize({ success: true, data: entry.payload }) as string);
-          entry.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-          entry.body = body;
-        }
-        const body = entry.body;
-        reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag!);
-        const match = request.headers['if-none-match'];
-        if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
-          return reply.code(304).send();
-        }
-        reply.type('application/json; charset=utf-8');
-        const encoding =
-          body.length >= COMPRESS_THRESHOLD_BYTES
-            ? preferredEncoding(request.headers['accept-encoding'])
-            : null;
-        if (encoding === 'br') {
-          entry.br ??= brotliCompressSync(body, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: 11,
-              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            },
-          });
-          return reply.header('content-encoding', 'br').send(entry.br);
-        }
-        if (encoding === 'gzip') {
-          entry.gzip ??= gzipSync(body, { level: 9 });
-          return reply.header('content-encoding', 'gzip').send(entry.gzip);
-        }
-        return reply.send(body);
+      // The same for everyone of this language, country, query, version and capabilities: composed once,
+      // then sent as kept.
+      const entry = publicScreens.get(id, request.locale, country, params, {
+        version: { number: pick.version, compose: pick.compose },
+        capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
+      });
+      if (!entry.body) {
+        const body = Buffer.from(reply.serialize({ success: true, data: entry.payload }) as string);
+        entry.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+        entry.body = body;
       }
-
-      let lead: Lead | null = null;
-      if (request.user) {
-        const wanted = params.property_unique_id;
-        lead =
-          (wanted
-            ? await app.leads.find(request.user.id, wanted)
-            : (request.newestOpenLead?.lead ??
-              (request.newestOpenLead ? null : await app.leads.newestOpen(request.user.id)))) ?? null;
-        if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
+      const body = entry.body;
+      reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag!);
+      const match = request.headers['if-none-match'];
+      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
+        return reply.code(304).send();
       }
-      // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).
-      const images =
-        lead && request.user && SCREENS_WITH_IMAGES.has(id)
-          ? toScreenImages(await app.images.list(request.user.id, lead.property_unique_id, request.locale))
-          : null;
-      // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
-      // issue' screen the conflict of this session's last verification (SPEC §6).
-      const sessionId = sessionIdFromCookies(request.cookies);
-      const kyc =
-        lead && request.user && id === 'kyc'
-          ? await app.kyc.details(request.user.id, lead.property_unique_id, request.locale, sessionId)
-          : null;
-      // The terms screen draws the commercial terms and the latest contract (SPEC §3 termsOfServiceInfo).
-      const contract =
-        lead && request.user && id === 'terms'
-          ? await app.contracts.info(request.user.id, lead.property_unique_id)
-          : null;
-      // The terms screen has the "Generate contract" button: the PDF engine loads now, after this answer,
-      // rather than on the owner's first tap (issue 13 item 5).
-      if (contract) setImmediate(() => void warmContractPdf());
-      const conflict =
-        request.user && sessionId && id === 'resolve_issue'
-          ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
-          : null;
-      // The review screen draws the property as a guest would see it, its buckets and readiness (SPEC §3).
-      const review =
-        lead && request.user && id === 'review'
-          ? await app.publish.review(request.user.id, lead.property_unique_id, request.locale)
-          : null;
-      // The dashboard draws the owner's properties by section; the referral screen one property's referral.
-      const properties =
-        request.user && id === 'dashboard' ? await app.properties.list(request.user.id) : null;
-      const property =
-        lead && request.user && id === 'referral'
-          ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
-          : null;
-      // The add property screen offers only the sub types the account's country onboards (issue 12 item 19),
-      // the country lead creation checks (the account's, else DEFAULT_COUNTRY).
-      const leadCountry = request.user.country_code || config.defaultCountry;
-      const unsupported =
-        id === 'property_add'
-          ? screenData.catalogue.property_sub_types
-              .map((s) => s.value)
-              .filter((v) => !app.leads.isOnboarded(leadCountry, v))
-          : null;
-      const context = {
-        global_info: globalInfo,
-        unsupported_sub_types: unsupported,
-        images,
-        kyc,
-        contract,
-        conflict,
-        review,
-        properties,
-        property,
-        // `flags.web_push_reminders`: reminders by web push are on (VAPID keys set) and not turned off by a
-        // feature flag of that name; the checklist offers 'Remind me to finish' only then (issue 15 item 5).
-        flags: {
-          ...config.featureFlags,
-          web_push_reminders: app.reminders.enabled && config.featureFlags.web_push_reminders !== false,
-        },
-        user: request.user,
-        lead: lead as unknown as Record<string, unknown> | null,
-        params,
-        locale: request.locale,
-        // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
-        brand: lead?.brand ?? SCREEN_BRAND,
-      };
-      // Composed again only when something it is drawn from changed (see signedInScreens below).
-      const key = JSON.stringify([
-        id,
-        screens.revision?.(id) ?? 0,
-        pick.version,
-        variant,
-        capabilityKey(caps, knownWidgetTypes),
-        context,
-      ]);
-      let body = signedInScreens.get(key);
-      if (body === undefined) {
-        const composed = pick.compose(context);
-        body = reply.serialize({ success: true, data: fitToClient(composed, caps) }) as string;
-        signedInScreens.set(key, body);
-      }
-      reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
       reply.type('application/json; charset=utf-8');
       const encoding =
-        Buffer.byteLength(body) >= COMPRESS_THRESHOLD_BYTES
+        body.length >= COMPRESS_THRESHOLD_BYTES
           ? preferredEncoding(request.headers['accept-encoding'])
           : null;
-      if (!encoding) return reply.send(body);
-      return reply.header('content-encoding', encoding).send(signedInBodies.compressed(body, encoding));
+      if (encoding === 'br') {
+        entry.br ??= brotliCompressSync(body, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 11,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        });
+        return reply.header('content-encoding', 'br').send(entry.br);
+      }
+      if (encoding === 'gzip') {
+        entry.gzip ??= gzipSync(body, { level: 9 });
+        return reply.header('content-encoding', 'gzip').send(entry.gzip);
+      }
+      return reply.send(body);
     },
   );
 }
