@@ -51,9 +51,11 @@ const screensDir = join(root, 'bff/screens');
  * (issue 16) and two widgets in the registry; 194.7 KB with the banner logo (issue 15), the `track` action and
  * the sign-out's push endpoint. 193.0 KB after sign-out and the photo upload manager became chunks of their
  * own (loaded on the tap, and with the uploader widgets: `WIDGET_COMPANIONS`); 193.3 KB with the phone
- * field's deferred country list and the texts that arrive as transitions (issue 13 item 4).
+ * field's deferred country list and the texts that arrive as transitions (issue 13 item 4); 193.7 KB with the
+ * autofocus after the first paint, the countries named by the server (`provideRegionNames`: ≈45 ms of
+ * `Intl.DisplayNames` less in the first draw) and the signed-in pages' embedded screens.
  */
-export const SIGN_IN_BUDGET = 193_500;
+export const SIGN_IN_BUDGET = 194_000;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */

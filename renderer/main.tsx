@@ -9,6 +9,7 @@ import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
+import { provideRegionNames } from '../widgets/input/phone-field';
 
 // Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
 installErrorReporting();
@@ -18,7 +19,10 @@ applyDocumentLanguage(locale);
 // else it is asked for now, so that its payload travels while the code below runs.
 // The modules its widgets and validators need are named in the page by the server (modulepreload,
 // bff/plugins/external/static.ts), so they load while the payload does.
-primeFirstScreen(appStore, window.location, i18n.language, takeEmbeddedScreen());
+const embedded = takeEmbeddedScreen();
+primeFirstScreen(appStore, window.location, i18n.language, embedded);
+// The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
+if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
 void loadTranslations(locale);
 void loadGlobalInfo(appStore, window.location.pathname);
 // SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded

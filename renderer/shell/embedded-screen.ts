@@ -19,6 +19,11 @@ export function takeEmbeddedScreen(doc: Document | undefined = globalThis.docume
       (value.country === null || typeof value.country === 'string') &&
       value.payload &&
       typeof value.payload === 'object' &&
+      (value.regions === undefined ||
+        (Array.isArray(value.regions) &&
+          value.regions.every(
+            (r) => Array.isArray(r) && r.length === 2 && r.every((part) => typeof part === 'string'),
+          ))) &&
       (value.query === undefined ||
         (typeof value.query === 'object' &&
           value.query !== null &&

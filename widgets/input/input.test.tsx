@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import type { InputContents } from '../../schemas/generated/types';
 import { checkPan } from '../../schemas/identifiers';
 import { checkContents, errorFixtures, fixtureContents, goodFixtures } from '../fixtures';
-import { createHarnessRecord, harness } from '../test-harness';
+import { createHarnessRecord, createWidgetI18n, harness } from '../test-harness';
 import { Input } from './input';
-import { countryOfNumber, nationalPart } from './phone-field';
+import { countryOfNumber, nationalPart, provideRegionNames } from './phone-field';
 import { COUNTRY_CALLING_CODES, loadPhoneLib } from './phone-lib';
 import { nextOtpValue, otpDigits } from './otp-field';
 import { wholeNumberOf } from './number-field';
@@ -131,6 +131,30 @@ describe('Input, phone kind', () => {
     expect(box.querySelectorAll('option')).toHaveLength(1);
     act(() => box.focus());
     expect(box.querySelectorAll('option')).toHaveLength(COUNTRY_CALLING_CODES.size);
+  });
+
+  it("draws the countries the page brought, without the browser's Intl.DisplayNames (issue 13 item 4)", async () => {
+    const regions = [...COUNTRY_CALLING_CODES.keys()]
+      .map((code): [string, string] => [code, `Land ${code}`])
+      .reverse();
+    provideRegionNames('fr', regions);
+    const displayNames = vi.fn(() => {
+      throw new Error('Intl.DisplayNames must not be made');
+    });
+    vi.stubGlobal('Intl', { ...Intl, DisplayNames: displayNames });
+    // French: no other test of this file names countries in it (the names given are kept per language).
+    const i18n = createWidgetI18n();
+    await i18n.changeLanguage('fr');
+    render(harness({ component: Input, contents, i18n }));
+    const box = screen.getByRole('combobox', { name: 'Country' });
+    expect(box.querySelectorAll('option')).toHaveLength(1);
+    fireEvent.pointerDown(box);
+    const options = [...box.querySelectorAll('option')];
+    expect(options).toHaveLength(COUNTRY_CALLING_CODES.size);
+    // In the order given (here reversed), named as given.
+    expect(options.map((o) => o.value)).toEqual(regions.map(([code]) => code));
+    expect(box.querySelector('option[value="IN"]')).toHaveTextContent(/^Land IN \(\+91\)$/);
+    expect(displayNames).not.toHaveBeenCalled();
   });
 
   it('lists every country once the page is idle, for a choice made without reaching the box', async () => {

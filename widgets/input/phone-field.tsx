@@ -7,6 +7,7 @@ import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 import { COUNTRY_CALLING_CODES, loadPhoneLib, mainCountryOf, phoneLib } from './phone-lib';
 import { isRequired, stringValue } from './shared';
+import { namedRegions } from '../../schemas/app/region-names';
 
 /**
  * The country a number typed in international form belongs to, or undefined for a national number
@@ -64,22 +65,6 @@ export interface CountryOption {
   name: string;
 }
 
-/** `Intl.DisplayNames` of regions per language, made once: the first one loads ICU's data (issue 13 item 4). */
-const regionNamesByLanguage = new Map<string, Intl.DisplayNames | undefined>();
-
-function regionNames(language: string): Intl.DisplayNames | undefined {
-  if (!regionNamesByLanguage.has(language)) {
-    let names: Intl.DisplayNames | undefined;
-    try {
-      names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
-    } catch {
-      names = undefined;
-    }
-    regionNamesByLanguage.set(language, names);
-  }
-  return regionNamesByLanguage.get(language);
-}
-
 /** Stand-ins put through the option's text once, then replaced per country ({@link optionLabeller}). */
 const COUNTRY_MARK = '\u0001country\u0001';
 const CODE_MARK = '\u0001code\u0001';
@@ -96,21 +81,42 @@ export function optionLabeller(
     pattern.replace(COUNTRY_MARK, () => option.name).replace(CODE_MARK, () => option.callingCode);
 }
 
+/** Countries named and sorted per language (see {@link provideRegionNames}), or computed here once. */
+const regionsByLanguage = new Map<string, readonly (readonly [string, string])[]>();
+
+/**
+ * Gives the country box its countries for `language`, named and sorted as {@link namedRegions} would in the
+ * browser: the page brings them with its first screen (schemas/app/first-screen.ts `regions`), so that the
+ * box is drawn without the browser's first `Intl.DisplayNames` (issue 13 item 4). Only countries the box
+ * lists are taken.
+ */
+export function provideRegionNames(language: string, regions: readonly (readonly [string, string])[]): void {
+  regionsByLanguage.set(
+    language,
+    regions.filter(([code]) => COUNTRY_CALLING_CODES.has(code)),
+  );
+}
+
 /**
  * The country selector's options in `language`: every country of {@link COUNTRY_CALLING_CODES} named through
- * `Intl.DisplayNames` (the code where it has no name) and sorted by the language's collation; or, with
- * `only`, that one country alone (none when it is not a known country).
+ * `Intl.DisplayNames` (the code where it has no name) and sorted by the language's collation, or as the page
+ * gave them ({@link provideRegionNames}); or, with `only`, that one country alone (none when it is not a
+ * known country).
  */
 export function countryOptions(language: string, only?: string): CountryOption[] {
-  const names = regionNames(language);
+  const given = regionsByLanguage.get(language);
   if (only !== undefined) {
     const callingCode = COUNTRY_CALLING_CODES.get(only);
-    return callingCode ? [{ code: only, callingCode, name: names?.of(only) ?? only }] : [];
+    if (!callingCode) return [];
+    const [, name] = given?.find(([code]) => code === only) ?? namedRegions(language, [only])[0]!;
+    return [{ code: only, callingCode, name }];
   }
-  const collator = new Intl.Collator(language);
-  return [...COUNTRY_CALLING_CODES]
-    .map(([code, callingCode]) => ({ code, callingCode, name: names?.of(code) ?? code }))
-    .sort((a, b) => collator.compare(a.name, b.name));
+  let regions = given;
+  if (!regions) {
+    regions = namedRegions(language, [...COUNTRY_CALLING_CODES.keys()]);
+    regionsByLanguage.set(language, regions);
+  }
+  return regions.map(([code, name]) => ({ code, callingCode: COUNTRY_CALLING_CODES.get(code)!, name }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { retryImport } from '../retry-import';
-import { CALLING_CODES } from './calling-codes';
+import { CALLING_CODES } from '../../schemas/app/calling-codes';
 
 /** libphonenumber-js with its `min` metadata (≈35 KB gzip): loaded when the owner first types a number. */
 export type PhoneLib = typeof import('libphonenumber-js');
@@ -29,7 +29,7 @@ export function phoneLib(): PhoneLib | null {
 }
 
 /**
- * Every country with its calling code (ISO 3166-1 alpha-2 → digits without '+', from ./calling-codes.ts):
+ * Every country with its calling code (ISO 3166-1 alpha-2 → digits without '+', from schemas/app/calling-codes.ts):
  * the same 245 countries as libphonenumber-js' `getCountries()`, without loading it.
  */
 export const COUNTRY_CALLING_CODES: ReadonlyMap<string, string> = new Map(

@@ -9,6 +9,7 @@ import { sendError } from '../app/errors';
 import { onboardError } from '../../errors';
 import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/app/first-screen';
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
+import { namedRegions } from '../../../schemas/app/region-names';
 import { parseAppPath, SIGNED_IN_REDIRECTS } from '../../../schemas/app/routes';
 import type { Locale } from '../../../schemas/generated/types';
 import type { ScreenCatalogue } from '../../screens/composer';
@@ -173,6 +174,33 @@ export function withModulePreloads(indexHtml: string, modules: readonly string[]
   return `${indexHtml.slice(0, at)}${links}${indexHtml.slice(at)}`;
 }
 
+/** Whether `payload` has a phone field anywhere (an `input` of kind `phone`, nested widgets included). */
+export function hasPhoneField(payload: unknown): boolean {
+  if (Array.isArray(payload)) return payload.some(hasPhoneField);
+  if (!payload || typeof payload !== 'object') return false;
+  const node = payload as Record<string, unknown>;
+  if (node.widget_type === 'input' && (node.contents as { kind?: unknown } | undefined)?.kind === 'phone')
+    return true;
+  return Object.values(node).some(hasPhoneField);
+}
+
+/** The phone field's countries named and sorted per locale ({@link namedRegions}), made once per locale. */
+const regionsByLocale = new Map<string, [string, string][]>();
+
+/**
+ * `embedded` with the countries of the phone field named in its locale (`regions`), when its screen has a
+ * phone field: the browser then draws the country box without its first `Intl.DisplayNames` (issue 13 item 4).
+ */
+export function withRegions(embedded: EmbeddedScreen): EmbeddedScreen {
+  if (!hasPhoneField(embedded.payload.widget_list)) return embedded;
+  let regions = regionsByLocale.get(embedded.locale);
+  if (!regions) {
+    regions = namedRegions(embedded.locale);
+    regionsByLocale.set(embedded.locale, regions);
+  }
+  return { ...embedded, regions };
+}
+
 /**
  * Brotli quality of a signed-in page (made per request): 5 compresses ≈15 KB of page in well under a
  * millisecond, within a few per cent of quality 11's size (ours).
@@ -320,7 +348,10 @@ export default fp<{
           // Drawn without validators: only its lazy widgets' modules are preloaded.
           const html = withModulePreloads(indexHtml, modulesOf(screenId, false));
           return isChecked(entry)
-            ? embedFirstScreen(html, { screen_id: screenId, locale, country, payload: entry.payload })
+            ? embedFirstScreen(
+                html,
+                withRegions({ screen_id: screenId, locale, country, payload: entry.payload }),
+              )
             : null;
         } catch (error) {
           // A screen that does not compose is left to GET /screens/:id, which answers its error.
@@ -360,13 +391,10 @@ export default fp<{
         );
         const payload = (JSON.parse(drawn.body) as { data: ScreenPayload }).data;
         if (!passesClientChecks(payload)) return null;
-        const html = embedFirstScreen(withModulePreloads(indexHtml, modulesOf(screenId, false)), {
-          screen_id: screenId,
-          locale,
-          country,
-          payload,
-          query,
-        });
+        const html = embedFirstScreen(
+          withModulePreloads(indexHtml, modulesOf(screenId, false)),
+          withRegions({ screen_id: screenId, locale, country, payload, query }),
+        );
         return html === null ? null : Buffer.from(html);
       } catch (error) {
         request.log.debug({ err: error, screenId }, 'signed-in screen not embedded');
