@@ -79,6 +79,11 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         MALLOC_ARENA_MAX: '2',
         RATE_LIMIT_MAX: '0',
+        // No load shedding: two browsers and the server share CI's 2 cores, and the server's own synchronous
+        // work (PGlite, a contract's PDF) can read as a second of event-loop delay, which sheds the next page
+        // load as a 503 the test never recovers from (seen on the sign-up page). Unit tests turn it off for
+        // the same reason (bff/test-helpers.ts); the health tests check shedding with their own limits.
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
         // No test depends on the internet: map tiles come from a port nothing listens on, so they fail and
         // the map keeps its plain surface (the default would be OpenStreetMap's tiles).
         MAP_TILE_URL: E2E_FAILING_TILES,

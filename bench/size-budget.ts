@@ -14,7 +14,7 @@
  *   imports and what it imports dynamically (a map loads with its widget);
  * - on a route that needs a session, the validators: the `screen` validator (schemas/generated/validators.js)
  *   and the contents validator (schemas/generated/validators/<widget_type>.js) of each widget type of the
- *   screen (the server names them in the page, bff/plugins/external/static.ts `firstScreenModules`). A public
+ *   screen (loaded with its payload; the page no longer preloads the sign-in widgets' validators). A public
  *   route (sign-in) opened without a query needs none: the server puts its first screen in index.html,
  *   checked (bff/plugins/external/static.ts), and the renderer draws it without validators (with a query,
  *   e.g. a password reset link, the screen is fetched and validated as on other routes);

@@ -15,10 +15,9 @@ import { provideRegionNames } from '../widgets/input/phone-field';
 installErrorReporting();
 const locale = currentLocale();
 applyDocumentLanguage(locale);
-// A public first screen (sign-in) comes in the page, checked by the server (bff/plugins/external/static.ts);
-// else it is asked for now, so that its payload travels while the code below runs.
-// The modules its widgets and validators need are named in the page by the server (modulepreload,
-// bff/plugins/external/static.ts), so they load while the payload does.
+// The first screen (sign-in, or a signed-in owner's page) comes in the page, checked by the server
+// (bff/plugins/external/static.ts): drawn without validators, its lazy widgets' code fetched at once. Else it
+// is asked for now, so that its payload travels while the code below runs.
 const embedded = takeEmbeddedScreen();
 primeFirstScreen(appStore, window.location, i18n.language, embedded);
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).

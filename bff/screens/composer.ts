@@ -168,24 +168,6 @@ export interface ScreenCatalogue {
    * draws for a request with these switches, or null for the screen's own file. Absent: no variants.
    */
   variant?(id: string, switches: VariantSwitches): string | null;
-  /**
-   * Every `widget_type` that screen `id` may draw: those of its file and of its variants, in every branch
-   * (conditions, fallbacks, `$each` templates, fragments), sorted; empty for an unknown screen. The page of
-   * a route preloads their modules (bff/plugins/external/static.ts, issue 13 item 2). Absent: not known.
-   */
-  widgetTypes?(id: string): string[];
-}
-
-/** Every `widget_type` string anywhere in `definition` (see {@link ScreenCatalogue.widgetTypes}). */
-export function definitionWidgetTypes(definition: unknown, into: Set<string> = new Set()): Set<string> {
-  if (Array.isArray(definition)) for (const item of definition) definitionWidgetTypes(item, into);
-  else if (definition && typeof definition === 'object') {
-    for (const [key, inner] of Object.entries(definition)) {
-      if (key === 'widget_type' && typeof inner === 'string') into.add(inner);
-      else definitionWidgetTypes(inner, into);
-    }
-  }
-  return into;
 }
 
 /**
@@ -786,12 +768,5 @@ export function loadScreenCatalogue(opts: {
       return composeDefinition(entry.file, entry.def, ctx, opts.translate, undefined, false);
     },
     variant: (id, switches) => chooseVariant(variants.get(id), switches)?.name ?? null,
-    widgetTypes(id) {
-      const types = new Set<string>();
-      for (const entry of [defs.get(id), ...(variants.get(id) ?? [])]) {
-        if (entry) definitionWidgetTypes(entry.def, types);
-      }
-      return [...types].sort();
-    },
   };
 }

@@ -74,7 +74,6 @@ export function watchScreenCatalogue(opts: {
     ids: () => current.ids(),
     compose: (id, ctx) => current.compose(id, ctx),
     variant: (id, switches) => current.variant?.(id, switches) ?? null,
-    widgetTypes: (id) => current.widgetTypes?.(id) ?? [],
     revision: (id) => revision + (current.revision?.(id) ?? 0),
     close() {
       if (timer) clearTimeout(timer);

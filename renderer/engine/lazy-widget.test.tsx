@@ -29,6 +29,20 @@ describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 2
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it('tries 6 times in all when the screen preloaded it before drawing it (a page that brought its screen)', async () => {
+    const load = vi.fn(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const Widget = lazyWidget(load, 0);
+    await Widget.preload();
+    expect(load).toHaveBeenCalledTimes(6);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Widget {...props} />
+      </I18nextProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('This page could not be loaded.');
+    expect(load).toHaveBeenCalledTimes(6);
+  });
+
   it('draws the widget when a retry succeeds', async () => {
     let calls = 0;
     const Widget = lazyWidget(() => {

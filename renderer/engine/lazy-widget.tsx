@@ -56,7 +56,8 @@ export function lazyWidget<C>(
         return component;
       },
       (error: unknown) => {
-        loading = null;
+        // Kept: every try has failed, and drawing the widget must not try 6 times more (a screen preloads
+        // its widgets, then draws them); the fallback's Refresh reloads the page, which starts afresh.
         throw new ModuleLoadError(error);
       },
     );

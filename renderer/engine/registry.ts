@@ -58,11 +58,3 @@ export const widgetRegistry = {
   exit_screen: lazyWidget(() => import('../../widgets/exit-screen').then((m) => m.ExitScreen)),
   reminder_button: lazyWidget(() => import('../../widgets/reminder-button').then((m) => m.ReminderButton)),
 } satisfies Record<WidgetType, WidgetComponent>;
-
-/**
- * The widget types whose code comes with the page (not a {@link lazyWidget}): those of the first screen a
- * visitor sees. renderer/main.tsx preloads their validators at start, while the screen payload is on its way.
- */
-export const eagerWidgetTypes: readonly WidgetType[] = (Object.keys(widgetRegistry) as WidgetType[]).filter(
-  (type) => !('preload' in widgetRegistry[type]),
-);

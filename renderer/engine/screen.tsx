@@ -333,7 +333,8 @@ function screenRequestKey(
  *
  * `embedded`: the payload of this very request, which the server put in index.html after checking it against
  * the `screen` schema and each widget's contents schema (bff/plugins/external/static.ts): nothing is fetched,
- * and the screen is drawn without loading the validators (issue 13 item 2).
+ * and the screen is drawn without loading the validators (issue 13 item 2); the code of its lazy widgets is
+ * fetched at once.
  */
 export function primeScreenRequest(
   screenId: string,
@@ -350,6 +351,10 @@ export function primeScreenRequest(
           query: requestQuery && Object.keys(requestQuery).length > 0 ? requestQuery : undefined,
         });
   request.catch(() => undefined);
+  // An embedded payload's lazy widgets: their code is fetched now, while React starts, not once it mounts.
+  if (embedded !== undefined) {
+    for (const type of widgetTypesOf(embedded.widget_list)) void preloadWidget(lookup(type));
+  }
   primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), {
     request,
     checked: embedded !== undefined,

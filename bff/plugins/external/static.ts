@@ -10,7 +10,7 @@ import { onboardError } from '../../errors';
 import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/app/first-screen';
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
-import { parseAppPath, SIGNED_IN_REDIRECTS } from '../../../schemas/app/routes';
+import { parseAppPath } from '../../../schemas/app/routes';
 import type { Locale } from '../../../schemas/generated/types';
 import type { ScreenCatalogue } from '../../screens/composer';
 import type { ScreenPayload } from '../../../schemas/generated/types';
@@ -102,78 +102,6 @@ export function localeOfAcceptLanguage(header: string | undefined): Locale {
   return preferredBrowserLocale({ languages: tags, language: tags[0] ?? '' }) ?? DEFAULT_LOCALE;
 }
 
-/** One chunk of the built client's Vite manifest (dist/client/.vite/manifest.json), the fields read here. */
-export interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-}
-
-/** The Vite manifest of the build in `clientDir`, keyed by source path relative to renderer/; {} without one. */
-export function readClientManifest(clientDir: string): Record<string, ManifestChunk> {
-  try {
-    return JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<
-      string,
-      ManifestChunk
-    >;
-  } catch {
-    return {};
-  }
-}
-
-/**
- * The built files (`/propertyOnboard/assets/…`) a first screen drawing widgets of `types` loads after the
- * page's own script (issue 13 item 2: lazy loading adds no round trips): each type's widget chunk
- * (`widgets/<type>/index.ts`, when it is a chunk of its own) with what it imports statically, and with
- * `validators` (a screen the renderer validates: one not embedded in the page) the screen validator
- * (`schemas/generated/validators.js`) and each type's contents validator. Files the entry already imports
- * statically are left out (the page's own modulepreload links name them). In manifest order, no duplicates.
- */
-export function firstScreenModules(
-  manifest: Readonly<Record<string, ManifestChunk>>,
-  types: readonly string[],
-  validators: boolean,
-): string[] {
-  const keyOf = (suffix: string) =>
-    Object.keys(manifest).find((key) => key === suffix || key.endsWith(`/${suffix}`));
-  const closure = (keys: readonly string[], into: Set<string>) => {
-    const visit = (key: string) => {
-      if (into.has(key) || !manifest[key]) return;
-      into.add(key);
-      for (const next of manifest[key].imports ?? []) visit(next);
-    };
-    keys.forEach(visit);
-    return into;
-  };
-  const page = closure(
-    Object.keys(manifest).filter((key) => manifest[key]!.isEntry),
-    new Set(),
-  );
-  const roots = types.map((type) => keyOf(`widgets/${type.replaceAll('_', '-')}/index.ts`));
-  if (validators) {
-    roots.push(keyOf('schemas/generated/validators.js'));
-    for (const type of types) roots.push(keyOf(`schemas/generated/validators/${type}.js`));
-  }
-  const wanted = closure(
-    roots.filter((key): key is string => key !== undefined),
-    new Set(),
-  );
-  return [...new Set([...wanted].filter((key) => !page.has(key)).map((key) => manifest[key]!.file))].map(
-    (file) => `${BASE_PATH}/${file}`,
-  );
-}
-
-/**
- * `indexHtml` with a `<link rel="modulepreload">` for each path of `modules` at the end of its head (as
- * Vite writes the entry's own: `crossorigin`, so that the module request reuses the preloaded answer).
- */
-export function withModulePreloads(indexHtml: string, modules: readonly string[]): string {
-  const at = indexHtml.indexOf('</head>');
-  if (at < 0 || modules.length === 0) return indexHtml;
-  const links = modules.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`).join('');
-  return `${indexHtml.slice(0, at)}${links}${indexHtml.slice(at)}`;
-}
-
 /** Whether `payload` has a phone field anywhere (an `input` of kind `phone`, nested widgets included). */
 export function hasPhoneField(payload: unknown): boolean {
   if (Array.isArray(payload)) return payload.some(hasPhoneField);
@@ -252,10 +180,6 @@ export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): s
  * with its own ETag (304 to a matching If-None-Match), `Vary: accept-language, cookie, accept-encoding`,
  * sent brotli or gzip as accepted.
  *
- * The first screen's modules (issue 13 item 2): a page that draws a screen at once names, as
- * `<link rel="modulepreload">`, the chunks of that screen's lazy widgets and, when it is not embedded, the
- * validators the renderer checks it with ({@link firstScreenModules}), so that they load beside the page's
- * script instead of after the screen's payload. Such a page is kept and sent as the embedded ones are.
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503 text asking for
  * `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when
  * the limiter is on.
@@ -275,11 +199,7 @@ export default fp<{
   async (app, { clientDir, production = false, screens, publicScreens, versions, flags = {}, signedIn }) => {
     const built = existsSync(join(clientDir, 'index.html'));
     const indexHtml = built ? readFileSync(join(clientDir, 'index.html'), 'utf8') : '';
-    const manifest = built ? readClientManifest(clientDir) : {};
     const pages = new Map<string, EmbeddedPage | null>();
-    /** The modules screen `id` loads after the page's script ({@link firstScreenModules}). */
-    const modulesOf = (id: string, validators: boolean) =>
-      firstScreenModules(manifest, screens?.widgetTypes?.(id) ?? [], validators);
     /** A page kept by `key`, made from `html` (null: none) on first use. */
     const keptPage = (key: string, html: () => string | null): EmbeddedPage | null => {
       if (pages.has(key)) return pages.get(key)!;
@@ -294,28 +214,6 @@ export default fp<{
       if (pages.size >= EMBEDDED_PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
       pages.set(key, page);
       return page;
-    };
-
-    /**
-     * index.html with `<link rel="modulepreload">` for the modules of the screen `request`'s page draws at
-     * once, as the renderer decides (renderer/shell/first-screen.ts: a public route, unless it sends a
-     * signed-in visitor away; a route that needs a session, for a signed-in visitor), validators included;
-     * null when the page draws no screen at once or its screen needs nothing beyond the page's script.
-     */
-    const pageWithPreloads = (request: FastifyRequest): EmbeddedPage | null => {
-      if (!screens) return null;
-      const parsed = parseAppPath(request.url.split('?')[0] ?? '');
-      if (parsed.kind !== 'route') return null;
-      const signedIn = Boolean(request.user);
-      const drawn = parsed.route.public
-        ? !(signedIn && SIGNED_IN_REDIRECTS.includes(parsed.route.path))
-        : signedIn;
-      const screenId = parsed.route.screenId;
-      if (!drawn || !screens.has(screenId)) return null;
-      return keptPage(JSON.stringify(['preloads', screenId, screens.revision?.(screenId) ?? 0]), () => {
-        const modules = modulesOf(screenId, true);
-        return modules.length > 0 ? withModulePreloads(indexHtml, modules) : null;
-      });
     };
 
     /** index.html with the first screen of `request`'s page in it, or null (see the plugin's TSDoc). */
@@ -345,11 +243,9 @@ export default fp<{
             {},
             pick ? { version: { number: pick.version, compose: pick.compose } } : {},
           );
-          // Drawn without validators: only its lazy widgets' modules are preloaded.
-          const html = withModulePreloads(indexHtml, modulesOf(screenId, false));
           return isChecked(entry)
             ? embedFirstScreen(
-                html,
+                indexHtml,
                 withRegions({ screen_id: screenId, locale, country, payload: entry.payload }),
               )
             : null;
@@ -364,7 +260,7 @@ export default fp<{
      * index.html with the screen of a signed-in owner's page in it (one that needs a session: the checklist,
      * the dashboard…), composed as GET /screens/:id composes it for them — their lead of the page's
      * `property_unique_id`, the page's query, the path's country, the language of `Accept-Language` — and only
-     * when it passes the renderer's checks; with the modules of its lazy widgets. Null otherwise, or when it
+     * when it passes the renderer's checks. Null otherwise, or when it
      * does not compose (another owner's property, ONB_LEAD_NOT_FOUND: the page asks and shows the error).
      * Made per request and never kept: it is the owner's own data.
      */
@@ -392,7 +288,7 @@ export default fp<{
         const payload = (JSON.parse(drawn.body) as { data: ScreenPayload }).data;
         if (!passesClientChecks(payload)) return null;
         const html = embedFirstScreen(
-          withModulePreloads(indexHtml, modulesOf(screenId, false)),
+          indexHtml,
           withRegions({ screen_id: screenId, locale, country, payload, query }),
         );
         return html === null ? null : Buffer.from(html);
@@ -448,7 +344,7 @@ export default fp<{
           if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(gzipSync(own));
           return reply.send(own);
         }
-        const page = pageWithFirstScreen(request) ?? pageWithPreloads(request);
+        const page = pageWithFirstScreen(request);
         if (!page) return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
         reply
           .header('cache-control', 'no-cache')
