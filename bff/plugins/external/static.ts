@@ -11,12 +11,10 @@ import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/a
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
 import { parseAppPath } from '../../../schemas/app/routes';
-import type { Locale } from '../../../schemas/generated/types';
-import type { ScreenCatalogue } from '../../screens/composer';
-import type { ScreenPayload } from '../../../schemas/generated/types';
+import type { Locale, ScreenPayload } from '../../../schemas/generated/types';
+import { passesClientChecks, type ScreenCatalogue } from '../../screens/composer';
 import { preferredEncoding, screenParams, type signedInScreens } from '../../routes/screens';
 import { parseCapabilities } from '../../screens/capabilities';
-import { passesClientChecks } from '../../screens/composer';
 import { isChecked, type PublicScreens } from '../../routes/screens/public-screens';
 import type { ScreenVersions } from '../../services/screen-versions';
 
@@ -180,9 +178,14 @@ export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): s
  * with its own ETag (304 to a matching If-None-Match), `Vary: accept-language, cookie, accept-encoding`,
  * sent brotli or gzip as accepted.
  *
- * Any other client route answers the built index.html as it is. Without a build, client routes answer 503 text asking for
- * `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate limited when
- * the limiter is on.
+ * A signed-in owner's page of a route that needs a session carries its screen too, composed for them by
+ * `signedIn` (the composer GET /screens/:id uses), checked the same way, made per request and sent
+ * `no-store`. A first screen with a phone field comes with the field's countries named in its language
+ * ({@link withRegions}).
+ *
+ * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
+ * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
+ * limited when the limiter is on.
  */
 export default fp<{
   clientDir: string;
@@ -260,8 +263,8 @@ export default fp<{
      * index.html with the screen of a signed-in owner's page in it (one that needs a session: the checklist,
      * the dashboard…), composed as GET /screens/:id composes it for them — their lead of the page's
      * `property_unique_id`, the page's query, the path's country, the language of `Accept-Language` — and only
-     * when it passes the renderer's checks. Null otherwise, or when it
-     * does not compose (another owner's property, ONB_LEAD_NOT_FOUND: the page asks and shows the error).
+     * when it passes the renderer's checks. Null otherwise, or when it does not compose (another owner's
+     * property, ONB_LEAD_NOT_FOUND: the page asks and shows the error).
      * Made per request and never kept: it is the owner's own data.
      */
     const pageWithSignedInScreen = async (request: FastifyRequest): Promise<Buffer | null> => {
