@@ -7,6 +7,7 @@ import {
   PostgresDialect,
   sql,
   type DatabaseConnection,
+  type DatabaseIntrospector,
   type Dialect,
   type Driver,
   type Migration,
@@ -400,15 +401,71 @@ async function isMigrated(db: Kysely<Database>, schema?: string): Promise<boolea
 }
 
 /**
+ * What Kysely's Migrator asks of the database before migrating (which schemas exist, which tables exist),
+ * answered from the catalogue for `schema` (null: the connection's `current_schema()`) alone.
+ *
+ * Kysely's PostgreSQL introspector reads every table of every schema of the database and calls
+ * `pg_get_serial_sequence` on each by name; when another connection drops a schema or a table meanwhile
+ * (another test file's schema, an analytics partition past its retention, another instance's upkeep), the
+ * migration fails with 'schema "…" does not exist' or 'relation "…" does not exist' (SQLSTATE 3F000 and
+ * 42P01, seen in CI in `bff/routes/preview/preview.test.ts` and `bff/screens/publish.test.ts`). These queries read
+ * only the catalogue's own columns, within one snapshot, so a concurrent drop cannot fail them. Tables are
+ * listed without their columns (the Migrator reads only names and schemas).
+ */
+export function schemaIntrospector(db: Kysely<Database>, schema: string | null): DatabaseIntrospector {
+  const getTables = async () => {
+    const rows = await sql<{ schema: string; name: string; kind: string }>`
+      select n.nspname as schema, c.relname as name, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p', 'v', 'm') and n.nspname = coalesce(${schema}::text, current_schema())
+    `.execute(db);
+    return rows.rows.map((t) => ({
+      name: t.name,
+      schema: t.schema,
+      isView: t.kind === 'v' || t.kind === 'm',
+      columns: [],
+    }));
+  };
+  return {
+    async getSchemas() {
+      const rows = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(
+        db,
+      );
+      return rows.rows;
+    },
+    getTables,
+    async getMetadata() {
+      return { tables: await getTables() };
+    },
+  };
+}
+
+/**
+ * `db` as Kysely's Migrator sees it: the same instance, whose `introspection` is {@link schemaIntrospector}
+ * (every other member is the instance's own, bound to it).
+ */
+function withSchemaIntrospection(db: Kysely<Database>, schema: string | null): Kysely<Database> {
+  const introspection = schemaIntrospector(db, schema);
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
  * Runs every pending migration. Throws the first migration error (the database is left as it was).
- * `schema` keeps Kysely's bookkeeping tables in that schema (otherwise it may see another schema's).
+ * `schema` keeps Kysely's bookkeeping tables in that schema (otherwise it may see another schema's). The
+ * Migrator's own checks look at that schema alone ({@link schemaIntrospector}).
  */
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<void> {
   // Up to date already (every start but the first): one query instead of the migrator's table checks,
   // lock and transaction, which cost ≈1 s on PGlite (issue 13 item 5).
   if (await isMigrated(db, schema)) return;
   const migrator = new Migrator({
-    db,
+    db: withSchemaIntrospection(db, schema ?? null),
     provider: migrationProvider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
