@@ -202,7 +202,9 @@ describe('Screen', () => {
       widget_list: [text('t1', 'Checklist')],
     });
     await view.findByText('Checklist');
-    expect(appStore.get(activeHotelIdAtom)).toBe('POABCDEFGH12');
+    // Set by an effect after the draw, which a loaded machine may run after the text is found: waited for, or
+    // it would land in the next test's requests.
+    await waitFor(() => expect(appStore.get(activeHotelIdAtom)).toBe('POABCDEFGH12'));
     fetchMock.mockResolvedValue(answer({}));
     await apiRequest('/hms_ms/api/v1/onboard/properties');
     const [url, init] = fetchMock.mock.calls.at(-1)!;
