@@ -160,7 +160,8 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
     [listed, language, country],
   );
 
-  const label = useMemo(() => optionLabeller(t), [t]);
+  // One translation per draw (not kept: texts that arrive later change it).
+  const label = optionLabeller(t);
 
   const setCountry = (next: string) => {
     if (countryField) form.setValue(countryField, next);
