@@ -169,6 +169,28 @@ const VARY_SIGNED_IN = 'httpxoyolang, cookie, x-widget-types, x-schema-version';
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
 
+/**
+ * The one document a screen request composes (issue 16 items 3 and 5): a variant whose rule holds
+ * (bff/screens/variants, e.g. the L1 screens under enable_oyo360_l1_revamp) is served as version 0 whatever
+ * version is published; else the published version, or during a rollout the one of `userId`.
+ */
+function pickDocument(
+  opts: { config: Config; screens: ScreenCatalogue; versions: ScreenVersions },
+  id: string,
+  switches: { global_info: ReturnType<typeof globalInfoFor>; params: Record<string, string> },
+  userId: string | null,
+) {
+  const { config, screens, versions } = opts;
+  const variant = screens.variant?.(id, { ...switches, flags: config.featureFlags }) ?? null;
+  const pick = variant
+    ? {
+        version: 0,
+        compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
+      }
+    : versions.pick(id, userId, config.featureFlags);
+  return { variant, pick };
+}
+
 /** A signed-in screen composed: its answer's body and the version and variant drawn. */
 export interface SignedInScreen {
   /** `{"success":true,"data":<payload>}`, as GET /screens/:screen_id answers it. */
@@ -212,14 +234,7 @@ export function signedInScreens(
     if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
     const globalInfo = globalInfoFor(config, country ?? request.user.country_code);
     await versions.refresh();
-    const variant =
-      screens.variant?.(id, { global_info: globalInfo, flags: config.featureFlags, params }) ?? null;
-    const pick = variant
-      ? {
-          version: 0,
-          compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
-        }
-      : versions.pick(id, request.user.id, config.featureFlags);
+    const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, request.user.id);
     const wanted = params.property_unique_id;
     const lead: Lead | null =
       (wanted
@@ -290,11 +305,11 @@ export function signedInScreens(
       user: request.user,
       lead: lead as unknown as Record<string, unknown> | null,
       params,
-      locale: locale,
+      locale,
       // The lead's brand decides the wording (hotel or the holiday-home variant, bff/screens/data/brands.json).
       brand: lead?.brand ?? SCREEN_BRAND,
     };
-    // Composed again only when something it is drawn from changed (see signedInScreens below).
+    // Composed again only when something it is drawn from changed (`kept`, above).
     const key = JSON.stringify([
       id,
       screens.revision?.(id) ?? 0,
@@ -379,16 +394,7 @@ export default async function screenRoutes(
       const globalInfo = globalInfoFor(config, country);
       // One version per request: resolved once here, and only that version is composed.
       await versions.refresh();
-      // A variant (bff/screens/variants, e.g. the L1 screens under enable_oyo360_l1_revamp) is a deployed
-      // document of its own: while its rule holds it is served (version 0), whatever version is published.
-      const variant =
-        screens.variant?.(id, { global_info: globalInfo, flags: config.featureFlags, params }) ?? null;
-      const pick = variant
-        ? {
-            version: 0,
-            compose: (ctx: Parameters<ScreenCatalogue['compose']>[1]) => screens.compose(id, ctx),
-          }
-        : versions.pick(id, null, config.featureFlags);
+      const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, null);
       reply.header('x-screen-version', String(pick.version));
       if (variant) reply.header('x-screen-variant', variant);
 
