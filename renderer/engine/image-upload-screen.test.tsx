@@ -221,13 +221,16 @@ describe('lazy validators', () => {
     ).toBeInTheDocument();
     expect(document.querySelector('[data-widget-fallback="room_photos"]')).not.toBeNull();
     expect(screen.queryByLabelText('Add photos')).not.toBeInTheDocument();
-    expect(reports).toEqual([
-      expect.objectContaining({
-        code: 'INVALID_CONTENTS',
-        widgetId: 'room_photos',
-        path: '/widget_list/0/contents/min_count',
-      }),
-    ]);
+    // The report is sent by an effect after the draw (WidgetSlot): wait for it, not for the text alone.
+    await waitFor(() =>
+      expect(reports).toEqual([
+        expect.objectContaining({
+          code: 'INVALID_CONTENTS',
+          widgetId: 'room_photos',
+          path: '/widget_list/0/contents/min_count',
+        }),
+      ]),
+    );
     window.removeEventListener('widget-report', onReport);
     vi.restoreAllMocks();
   });
