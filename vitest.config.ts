@@ -37,6 +37,9 @@ export default defineConfig({
           setupFiles: ['renderer/test-setup.ts'],
           // userEvent typing in jsdom is slow on a busy 2-core machine; 5 s is too tight there.
           testTimeout: 20000,
+          // Vitest's default is one worker fewer than the cores: one on CI's two, which left a core idle
+          // (dom files alone: 148 s with one worker, 99 s with two, on this 2-core machine).
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
