@@ -43,7 +43,7 @@ import contactRoutes from './routes/contact';
 import kycRoutes from './routes/kyc';
 import contractRoutes from './routes/contract';
 import devRoutes from './routes/dev';
-import globalRoutes from './routes/global';
+import globalRoutes, { globalInfoFor } from './routes/global';
 import healthRoutes from './routes/health';
 import imageRoutes from './routes/images';
 import leadRoutes from './routes/leads';
@@ -407,6 +407,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     versions: screenVersions,
     flags: config.featureFlags,
     signedIn,
+    globalInfo: (country) => globalInfoFor(config, country),
   });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).

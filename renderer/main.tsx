@@ -11,6 +11,17 @@ import { primeFirstScreen } from './shell/first-screen';
 import { loadGlobalInfo } from './shell/session';
 import { provideRegionNames } from '../widgets/input/phone-field';
 
+/**
+ * Runs `task` when the main thread is first idle — after the first screen is drawn, since React draws it in
+ * slices that keep the main thread busy until then — and at the latest 2000 ms from now (200 ms where the
+ * browser has no `requestIdleCallback`).
+ */
+function afterFirstDraw(task: () => void): void {
+  if (typeof window.requestIdleCallback === 'function')
+    window.requestIdleCallback(() => task(), { timeout: 2000 });
+  else setTimeout(task, 200);
+}
+
 // Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
 installErrorReporting();
 const locale = currentLocale();
@@ -22,8 +33,10 @@ const embedded = takeEmbeddedScreen();
 primeFirstScreen(appStore, window.location, i18n.language, embedded);
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
 if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
-void loadTranslations(locale);
-void loadGlobalInfo(appStore, window.location.pathname);
+// Texts the page already has (en-GB built in, another language cached) are refreshed from the server only once
+// the first screen is drawn; global info comes in the page with the first screen when the server put one there.
+void loadTranslations(locale, afterFirstDraw);
+void loadGlobalInfo(appStore, window.location.pathname, embedded?.global_info);
 // SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded
 // only then, so the first screen's code does not carry it. Permission to show notifications is asked only on
 // a tap ('Remind me to finish', widgets/reminder-button), never on load.

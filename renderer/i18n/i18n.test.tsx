@@ -126,6 +126,48 @@ describe('setLanguage and translations', () => {
     }
   });
 
+  it('asks for texts the page already has only when `later` says so; a language it lacks at once (issue 13 item 4)', async () => {
+    const reply = () =>
+      new Response(
+        JSON.stringify({ success: true, data: { language: 'x', clientMessages: { shell: {} } } }),
+        {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+    fetchMock.mockImplementation(async () => reply());
+    let start: (() => void) | undefined;
+    const later = (request: () => void) => {
+      start = request;
+    };
+
+    // en-GB is built in: the request waits for `later`.
+    const english = loadTranslations('en-GB', later);
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fetchMock).not.toHaveBeenCalled();
+    start!();
+    expect(await english).toBe(true);
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('/hms_ms/api/v1/translations/en-GB');
+
+    // A cached language: its copy is used at once, the request waits.
+    localStorage.setItem('messages', JSON.stringify({ nl: { shell: { copied: 'Gekopieerd' } } }));
+    start = undefined;
+    const dutch = loadTranslations('nl', later);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(i18n.getResource('nl', 'translation', 'shell.copied')).toBe('Gekopieerd');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    start!();
+    expect(await dutch).toBe(true);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    // A language the page has no texts for is asked for at once; `later` is not used.
+    const later2 = vi.fn();
+    expect(await loadTranslations('de', later2)).toBe(true);
+    expect(later2).not.toHaveBeenCalled();
+    expect(String(fetchMock.mock.calls[2]![0])).toBe('/hms_ms/api/v1/translations/de');
+  });
+
   it('uses the cached texts at once', async () => {
     localStorage.setItem('messages', JSON.stringify({ nl: { shell: { copied: 'Gekopieerd' } } }));
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));

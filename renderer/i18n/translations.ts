@@ -3,7 +3,7 @@ import type { Locale } from '../../schemas/generated/types';
 import { apiRequest } from '../api/client';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../state/storage-keys';
 import { applyDocumentLanguage, loadRtlCache } from './direction';
-import { directionOf } from './languages';
+import { DEFAULT_LOCALE, directionOf } from './languages';
 import { i18n } from './instance';
 
 /** Texts of one language as GET /hms_ms/api/v1/translations/:language answers them (per area). */
@@ -45,11 +45,20 @@ function addChangedAreas(locale: Locale, messages: ClientMessages): void {
  * (so a reload shows the language at once), then GET /hms_ms/api/v1/translations/:language, which replaces
  * it and refreshes the cache. Resolves true when the server's texts were added, false on failure (the
  * built-in en-GB texts then stand in for every missing key). Never rejects.
+ *
+ * `later`: when the page already has texts for `locale` — en-GB is built in, another language cached — the
+ * request waits until `later` calls the function it is given (main.tsx: once the first screen is drawn), so
+ * that it is not on the way of the first draw (issue 13 item 4: Lighthouse counts every request made before
+ * the largest paint). A language with neither is asked for at once.
  */
-export async function loadTranslations(locale: Locale): Promise<boolean> {
+export async function loadTranslations(
+  locale: Locale,
+  later?: (request: () => void) => void,
+): Promise<boolean> {
   const cache = readCache();
   const cached = cache[locale];
   if (cached) addChangedAreas(locale, cached);
+  if (later && (cached || locale === DEFAULT_LOCALE)) await new Promise<void>((resolve) => later(resolve));
   try {
     const data = await apiRequest<{ language?: string; clientMessages?: ClientMessages }>(
       `/hms_ms/api/v1/translations/${encodeURIComponent(locale)}`,

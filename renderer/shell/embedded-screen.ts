@@ -24,6 +24,10 @@ export function takeEmbeddedScreen(doc: Document | undefined = globalThis.docume
           value.regions.every(
             (r) => Array.isArray(r) && r.length === 2 && r.every((part) => typeof part === 'string'),
           ))) &&
+      (value.global_info === undefined ||
+        (typeof value.global_info === 'object' &&
+          value.global_info !== null &&
+          typeof value.global_info.is_self_onboard_enabled === 'boolean')) &&
       (value.query === undefined ||
         (typeof value.query === 'object' &&
           value.query !== null &&

@@ -1,6 +1,7 @@
 import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedInAtom } from '../state/atoms';
+import { FIRST_SCREEN_ELEMENT_ID, takeEmbeddedScreen } from './embedded-screen';
 import { primeFirstScreen } from './first-screen';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -114,5 +115,39 @@ describe('primeFirstScreen', () => {
       primeFirstScreen(signedOut(), { pathname: '/propertyOnboard/1x/sign_up', search: '' }, 'en-GB'),
     ).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('takeEmbeddedScreen', () => {
+  /** A document whose first-screen element holds `value` as JSON. */
+  const page = (value: unknown) => {
+    const doc = document.implementation.createHTMLDocument('page');
+    const element = doc.createElement('script');
+    element.type = 'application/json';
+    element.id = FIRST_SCREEN_ELEMENT_ID;
+    element.textContent = JSON.stringify(value);
+    doc.body.append(element);
+    return doc;
+  };
+  const screen = { screen_id: 'task', locale: 'en-GB', country: null, payload: { widget_list: [] } };
+  const info = {
+    is_downtime_active: false,
+    oyo_360_chat_enabled: false,
+    is_self_onboard_enabled: true,
+    enable_oyo360_l1_revamp: false,
+    country_code: 'IN',
+  };
+
+  it('reads the screen with its global info once, and removes the element', () => {
+    const doc = page({ ...screen, global_info: info });
+    expect(takeEmbeddedScreen(doc)).toEqual({ ...screen, global_info: info });
+    expect(doc.getElementById(FIRST_SCREEN_ELEMENT_ID)).toBeNull();
+    expect(takeEmbeddedScreen(doc)).toBeNull();
+  });
+
+  it('takes nothing from an element whose global info is not an object of global info', () => {
+    expect(takeEmbeddedScreen(page({ ...screen, global_info: 'IN' }))).toBeNull();
+    expect(takeEmbeddedScreen(page({ ...screen, global_info: { country_code: 'IN' } }))).toBeNull();
+    expect(takeEmbeddedScreen(page(screen))).toEqual(screen);
   });
 });

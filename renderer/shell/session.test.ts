@@ -1,6 +1,15 @@
 import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loggedInAtom, loginTypeAtom, toastsAtom, userDetailsAtom } from '../state/atoms';
+import {
+  globalInfoAtom,
+  globalInfoSettledAtom,
+  loggedInAtom,
+  loginTypeAtom,
+  toastsAtom,
+  userDetailsAtom,
+} from '../state/atoms';
+import type { GlobalInfo } from '../../schemas/generated/types';
+import { loadGlobalInfo } from './session';
 import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
 import { safeSignOutUrl, signOut } from './sign-out';
@@ -174,5 +183,48 @@ describe('safeSignOutUrl', () => {
     ]) {
       expect(safeSignOutUrl(bad)).toBeNull();
     }
+  });
+});
+
+describe('global info at startup (SPEC §4, §7)', () => {
+  const info: GlobalInfo = {
+    is_downtime_active: false,
+    oyo_360_chat_enabled: false,
+    is_self_onboard_enabled: true,
+    enable_oyo360_l1_revamp: false,
+    country_code: 'AE',
+  };
+  beforeEach(() => {
+    localStorage.clear();
+    fetchMock.mockReset();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('takes the copy the page carries without a request (issue 13 item 4)', async () => {
+    const store = createStore();
+    await loadGlobalInfo(store, '/propertyOnboard/ae/task', info);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(store.get(globalInfoAtom)).toEqual(info);
+    expect(store.get(globalInfoSettledAtom)).toBe(true);
+  });
+
+  it("else asks for it with the path's country, and is settled even when the request fails", async () => {
+    const store = createStore();
+    fetchMock.mockResolvedValueOnce(json(200, { success: true, data: info }));
+    await loadGlobalInfo(store, '/propertyOnboard/ae/task');
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(new URL(String(url), 'http://x').pathname).toBe('/hms_ms/api/v1/global_info');
+    expect(new Headers(init?.headers).get('user_url_country')).toBe('AE');
+    expect(store.get(globalInfoAtom)).toEqual(info);
+    expect(store.get(globalInfoSettledAtom)).toBe(true);
+
+    const failed = createStore();
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await loadGlobalInfo(failed, '/propertyOnboard/task');
+    expect(failed.get(globalInfoAtom)).toBeNull();
+    expect(failed.get(globalInfoSettledAtom)).toBe(true);
+    vi.restoreAllMocks();
   });
 });

@@ -1,4 +1,4 @@
-import type { Locale, ScreenPayload } from '../generated/types';
+import type { GlobalInfo, Locale, ScreenPayload } from '../generated/types';
 
 /** Id of the `<script type="application/json">` element that carries the first screen in index.html. */
 export const FIRST_SCREEN_ELEMENT_ID = 'first-screen';
@@ -28,4 +28,12 @@ export interface EmbeddedScreen {
    * browser's first `Intl.DisplayNames`, which costs ≈45 ms of one task on a phone (issue 13 item 4).
    */
   regions?: [string, string][];
+  /**
+   * What GET /hms_ms/api/v1/global_info answers for `country` (SPEC §3, §7): the same for everyone of the
+   * country, so the page need not ask for it before its first draw. A page that needs a session waits for
+   * global info before drawing (renderer/shell/access.ts), so without it the request was on the way of the
+   * first screen; a public page asked for it while drawing (issue 13 item 4: Lighthouse counts every request
+   * made before the largest paint).
+   */
+  global_info?: GlobalInfo;
 }

@@ -3,7 +3,7 @@
  * built index.html with that screen's payload in it, the same payload GET /screens/:id answers, only when
  * it passes the renderer's checks.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedScreen } from '../../../schemas/app/first-screen';
 import type { ScreenCatalogue } from '../../screens/composer';
 import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
-import { embedFirstScreen, localeOfAcceptLanguage } from './static';
+import { brandLogoPath, embedFirstScreen, localeOfAcceptLanguage, withPreloadedImage } from './static';
 
 const indexHtml =
   '<!doctype html><html><head><title>app</title></head><body><div id="root"></div>' +
@@ -21,6 +21,14 @@ const indexHtml =
 function builtClientDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'client-first-screen-'));
   writeFileSync(join(dir, 'index.html'), indexHtml);
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(
+    join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-3f9a1c.js', isEntry: true, assets: ['assets/logo-9Xa1.svg'] },
+      'brand/logo.svg': { file: 'assets/logo-9Xa1.svg', src: 'brand/logo.svg' },
+    }),
+  );
   return dir;
 }
 
@@ -94,6 +102,16 @@ describe('index.html with the first screen in it', () => {
       headers: { user_url_country: 'AE' },
     });
     expect(embedded!.payload).toEqual(api.json().data);
+    // With the country's global info: the page does not ask for it before drawing (issue 13 item 4).
+    const info = await app.inject({ url: '/hms_ms/api/v1/global_info', headers: { user_url_country: 'AE' } });
+    expect(embedded!.global_info).toEqual(info.json().data);
+    expect(embedded!.global_info).toMatchObject({ country_code: 'AE' });
+  });
+
+  it("names the brand's logo, drawn above the public pages, for preloading in the page's head", async () => {
+    const page = await app.inject({ url: '/propertyOnboard/sign_up' });
+    const head = page.body.slice(0, page.body.indexOf('</head>'));
+    expect(head).toContain('<link rel="preload" as="image" href="/propertyOnboard/assets/logo-9Xa1.svg" />');
   });
 
   it('no text of a screen can close the element: every < is escaped, the JSON reads back the same', async () => {
@@ -165,6 +183,11 @@ describe("a signed-in owner's page with its screen in it", () => {
     });
     expect(embedded!.payload).toEqual(api.json().data);
     expect(embedded!.payload.title).toBe('task de');
+    // A page that needs a session waits for global info before drawing: it comes with the screen.
+    const info = await app.inject({ url: '/hms_ms/api/v1/global_info' });
+    expect(embedded!.global_info).toEqual(info.json().data);
+    // The logo is drawn on public pages only: not preloaded here.
+    expect(page.body).not.toContain('rel="preload"');
   });
 
   it("is left out for a property that is not the owner's: the page asks, and shows the answer's error", async () => {
@@ -200,5 +223,16 @@ describe('embedFirstScreen', () => {
     };
     expect(embedFirstScreen('<html><body></body></html>', embedded)).toBeNull();
     expect(embedFirstScreen(indexHtml, embedded)).toContain('id="first-screen"');
+  });
+});
+
+describe('brandLogoPath and withPreloadedImage', () => {
+  it("read the logo's built file from the Vite manifest, and add the preload at the end of the head", () => {
+    expect(brandLogoPath(builtClientDir())).toBe('/propertyOnboard/assets/logo-9Xa1.svg');
+    expect(brandLogoPath(mkdtempSync(join(tmpdir(), 'no-manifest-')))).toBeNull();
+    expect(withPreloadedImage('<html><head><title>x</title></head><body></body></html>', '/a.svg')).toBe(
+      '<html><head><title>x</title><link rel="preload" as="image" href="/a.svg" /></head><body></body></html>',
+    );
+    expect(withPreloadedImage('<p>no head</p>', '/a.svg')).toBe('<p>no head</p>');
   });
 });
