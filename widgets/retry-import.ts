@@ -2,16 +2,37 @@
 export const IMPORT_RETRIES = 5;
 
 /**
- * Calls `load` (a dynamic import) until it resolves: the first try and up to {@link IMPORT_RETRIES} more,
- * `delayMs` × attempt (ms) apart. Rejects with the last error.
+ * Calls `load` (a dynamic import) until it resolves: the first try and up to `retries` more
+ * ({@link IMPORT_RETRIES} by default), `delayMs` × attempt (ms) apart. Rejects with the last error.
  */
-export async function retryImport<T>(load: () => Promise<T>, delayMs = 300): Promise<T> {
+export async function retryImport<T>(
+  load: () => Promise<T>,
+  delayMs = 300,
+  retries = IMPORT_RETRIES,
+): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await load();
     } catch (error) {
-      if (attempt >= IMPORT_RETRIES) throw error;
+      if (attempt >= retries) throw error;
       await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
     }
   }
+}
+
+/**
+ * Whether the page names a chunk for preloading: a `<link rel="modulepreload" data-widget-type="…">` (a
+ * widget's code) or `data-shell-part="…"` (the shell's, e.g. `footer`) that the server writes in a page that
+ * carries its first screen (bff/plugins/external/static.ts), fetched by the browser with the page's script.
+ * That fetch counts as the first try of the chunk (SPEC §4).
+ */
+export function pagePreloads(
+  kind: 'widget-type' | 'shell-part',
+  name: string,
+  doc: Document | undefined = globalThis.document,
+): boolean {
+  if (!doc) return false;
+  return [...doc.querySelectorAll(`link[rel="modulepreload"][data-${kind}]`)].some(
+    (link) => link.getAttribute(`data-${kind}`) === name,
+  );
 }

@@ -4,7 +4,8 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetProps } from '../../widgets/widget-props';
 import { i18n } from '../i18n/instance';
-import { lazyWidget } from './lazy-widget';
+import { pagePreloads } from '../../widgets/retry-import';
+import { lazyWidget, preloadWidget } from './lazy-widget';
 
 const props = {} as WidgetProps<unknown>;
 
@@ -41,6 +42,34 @@ describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 2
     );
     expect(await screen.findByRole('alert')).toHaveTextContent('This page could not be loaded.');
     expect(load).toHaveBeenCalledTimes(6);
+  });
+
+  it("counts the page's own fetch of the code (modulepreload) as the first try: 5 imports more at most", async () => {
+    const load = vi.fn(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const Widget = lazyWidget(load, 0);
+    await preloadWidget(Widget, true);
+    expect(load).toHaveBeenCalledTimes(5);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Widget {...props} />
+      </I18nextProvider>,
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('This page could not be loaded.');
+    expect(load).toHaveBeenCalledTimes(5);
+  });
+
+  it('knows which widget types and shell parts the page preloads from its links', () => {
+    const doc = document.implementation.createHTMLDocument('page');
+    doc.head.innerHTML =
+      '<link rel="modulepreload" href="/propertyOnboard/assets/checklist-a1.js" data-widget-type="checklist" />' +
+      '<link rel="modulepreload" href="/propertyOnboard/assets/LinearProgress-b2.js" />' +
+      '<link rel="modulepreload" href="/propertyOnboard/assets/footer-c3.js" data-shell-part="footer" />' +
+      '<link rel="preload" as="image" href="/x.svg" data-widget-type="table" />';
+    expect(pagePreloads('widget-type', 'checklist', doc)).toBe(true);
+    expect(pagePreloads('widget-type', 'table', doc)).toBe(false);
+    expect(pagePreloads('widget-type', 'map_pin', doc)).toBe(false);
+    expect(pagePreloads('shell-part', 'footer', doc)).toBe(true);
+    expect(pagePreloads('widget-type', 'footer', doc)).toBe(false);
   });
 
   it('draws the widget when a retry succeeds', async () => {

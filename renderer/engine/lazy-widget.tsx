@@ -2,7 +2,7 @@ import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Skeleton from '@mui/material/Skeleton';
-import { retryImport } from '../../widgets/retry-import';
+import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
 import type { WidgetComponent, WidgetProps } from '../../widgets/widget-props';
 import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
@@ -29,8 +29,13 @@ function moduleLoadFallbackOnly({ error }: FallbackProps): ReactElement {
 
 /** A lazy widget: its component, and `preload` to fetch its code before it is drawn. */
 export type LazyWidgetComponent<C> = WidgetComponent<C> & {
-  /** Starts fetching the widget's code; resolves once it is loaded or failed every try (never rejects). */
-  preload(): Promise<void>;
+  /**
+   * Starts fetching the widget's code; resolves once it is loaded or failed every try (never rejects).
+   * `pageTried`: the page has already fetched it once (a `<link rel="modulepreload">`: widgets/retry-import.ts
+   * `pagePreloads`),
+   * which counts as the first try: one import fewer is made if it failed.
+   */
+  preload(pageTried?: boolean): Promise<void>;
 };
 
 /**
@@ -49,8 +54,8 @@ export function lazyWidget<C>(
 ): LazyWidgetComponent<C> {
   let loaded: WidgetComponent<C> | null = null;
   let loading: Promise<WidgetComponent<C>> | null = null;
-  const start = (): Promise<WidgetComponent<C>> => {
-    loading ??= retryImport(load, delayMs).then(
+  const start = (pageTried = false): Promise<WidgetComponent<C>> => {
+    loading ??= retryImport(load, delayMs, pageTried ? IMPORT_RETRIES - 1 : IMPORT_RETRIES).then(
       (component) => {
         loaded = component;
         return component;
@@ -76,16 +81,19 @@ export function lazyWidget<C>(
       </ErrorBoundary>
     );
   }
-  LazyWidget.preload = () =>
-    start().then(
+  LazyWidget.preload = (pageTried?: boolean) =>
+    start(pageTried).then(
       () => undefined,
       () => undefined,
     );
   return LazyWidget;
 }
 
-/** Starts fetching the code of `component` when it is a {@link lazyWidget}; resolves once loaded or failed. */
-export function preloadWidget(component: WidgetComponent | undefined): Promise<void> {
+/**
+ * Starts fetching the code of `component` when it is a {@link lazyWidget}; resolves once loaded or failed.
+ * `pageTried`: the page has fetched it once already (widgets/retry-import.ts `pagePreloads`).
+ */
+export function preloadWidget(component: WidgetComponent | undefined, pageTried = false): Promise<void> {
   const preload = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.preload;
-  return typeof preload === 'function' ? preload() : Promise.resolve();
+  return typeof preload === 'function' ? preload(pageTried) : Promise.resolve();
 }

@@ -29,6 +29,7 @@ import {
   type WidgetReport,
 } from './reports';
 import { preloadWidget } from './lazy-widget';
+import { pagePreloads } from '../../widgets/retry-import';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
   checkScreenPayload,
@@ -353,7 +354,8 @@ export function primeScreenRequest(
   request.catch(() => undefined);
   // An embedded payload's lazy widgets: their code is fetched now, while React starts, not once it mounts.
   if (embedded !== undefined) {
-    for (const type of widgetTypesOf(embedded.widget_list)) void preloadWidget(lookup(type));
+    for (const type of widgetTypesOf(embedded.widget_list))
+      void preloadWidget(lookup(type), pagePreloads('widget-type', type));
   }
   primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), {
     request,

@@ -1,4 +1,3 @@
-import type { WidgetEnvelope } from '../../schemas/generated/types';
 import { widgetValidators } from '../../schemas/generated/widget-validators';
 import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
 
@@ -62,19 +61,7 @@ function loaderOf(widgetType: string): (() => Promise<{ validate: unknown }>) | 
   return Object.hasOwn(loaders, widgetType) ? loaders[widgetType] : undefined;
 }
 
-/**
- * The widget types of `widgets` and of the fallbacks they declare (recursively), in order of first
- * appearance, each once.
- */
-export function widgetTypesOf(widgets: readonly WidgetEnvelope[]): string[] {
-  const types = new Set<string>();
-  const visit = (envelope: WidgetEnvelope) => {
-    types.add(envelope.widget_type);
-    if (typeof envelope.fallback === 'object' && envelope.fallback !== null) visit(envelope.fallback);
-  };
-  widgets.forEach(visit);
-  return [...types];
-}
+export { widgetTypesOf } from '../../schemas/app/widget-types';
 
 /**
  * The widget types among `types` whose contents validator is known but not loaded yet (an unknown type has

@@ -28,7 +28,7 @@ import {
   SESSION_EXPIRED_REDIRECT_MS,
 } from './config';
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
-import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES } from './route-table';
+import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES, footerShown } from './route-table';
 import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOutLocally } from './session';
@@ -36,6 +36,7 @@ import { restoreUserFromCookie } from './sso';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 import { logAnalyticsEvent } from './analytics';
+import { pagePreloads } from '../../widgets/retry-import';
 import brandLogo from '@brand/logo.svg?no-inline';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
@@ -45,7 +46,12 @@ const SocialLoginReturn = lazyWithRetry(() =>
   import('./social-login-return').then((m) => ({ default: m.SocialLoginReturn })),
 );
 // Signed-in pages only (the footer) and a mistyped address (not found): neither comes with the sign-in page.
-const LazyFooter = lazyWithRetry(() => import('./footer').then((m) => ({ default: m.Footer })));
+// A signed-in page that carries its screen names the footer's code for preloading (SPEC §4: that is its first try).
+const LazyFooter = lazyWithRetry(
+  () => import('./footer').then((m) => ({ default: m.Footer })),
+  undefined,
+  pagePreloads('shell-part', 'footer'),
+);
 const LazyNotFoundPage = lazyWithRetry(() =>
   import('./not-found').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -272,11 +278,7 @@ function OnboardPage(): ReactElement | null {
     );
   }
   const { route, countryCode } = decision;
-  const footerVisible =
-    !route.public &&
-    !route.hideFooter &&
-    !screenHidesFooter &&
-    !(route.hideFooterOnL1Revamp === true && globalInfo?.enable_oyo360_l1_revamp === true);
+  const footerVisible = footerShown(route, screenHidesFooter, globalInfo?.enable_oyo360_l1_revamp === true);
   return (
     <>
       {route.public && (

@@ -20,6 +20,20 @@ export interface AppRoute {
   hideFooterOnL1Revamp?: boolean;
 }
 
+/**
+ * Whether the footer tabs show under `route`'s screen (SPEC §2): never on a public route or one that hides
+ * them, nor when the screen's payload asks (`hide_footer`), nor on a route hidden under the revamped
+ * first-level onboarding when global info enables it (`enable_oyo360_l1_revamp`).
+ */
+export function footerShown(route: AppRoute, screenHidesFooter: boolean, l1Revamp: boolean): boolean {
+  return (
+    !route.public &&
+    !route.hideFooter &&
+    !screenHidesFooter &&
+    !(route.hideFooterOnL1Revamp === true && l1Revamp)
+  );
+}
+
 /** The routes of SPEC §2 (each also exists as /propertyOnboard/:country_iso_code/<path>). */
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: 'sign_up', screenId: 'sign_up', public: true, hideFooter: true },

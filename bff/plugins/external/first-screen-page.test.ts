@@ -10,9 +10,17 @@ import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedScreen } from '../../../schemas/app/first-screen';
+import type { ScreenPayload } from '../../../schemas/generated/types';
 import type { ScreenCatalogue } from '../../screens/composer';
 import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
-import { brandLogoPath, embedFirstScreen, localeOfAcceptLanguage, withPreloadedImage } from './static';
+import {
+  brandLogoPath,
+  embedFirstScreen,
+  lazyCodeFiles,
+  localeOfAcceptLanguage,
+  withPreloadedImage,
+  withPreloadedCode,
+} from './static';
 
 const indexHtml =
   '<!doctype html><html><head><title>app</title></head><body><div id="root"></div>' +
@@ -25,8 +33,22 @@ function builtClientDir(): string {
   writeFileSync(
     join(dir, '.vite', 'manifest.json'),
     JSON.stringify({
-      'index.html': { file: 'assets/index-3f9a1c.js', isEntry: true, assets: ['assets/logo-9Xa1.svg'] },
+      'index.html': {
+        file: 'assets/index-3f9a1c.js',
+        isEntry: true,
+        imports: ['_runtime.js'],
+        assets: ['assets/logo-9Xa1.svg'],
+      },
+      '_runtime.js': { file: 'assets/runtime-77.js' },
       'brand/logo.svg': { file: 'assets/logo-9Xa1.svg', src: 'brand/logo.svg' },
+      // The text widget as a lazy chunk here, with a shared chunk of its own and one the entry loads.
+      '../widgets/text/index.ts': {
+        file: 'assets/text-b1.js',
+        isDynamicEntry: true,
+        imports: ['_Ripple.js', '_runtime.js'],
+      },
+      '_Ripple.js': { file: 'assets/Ripple-r2.js' },
+      'shell/footer.tsx': { file: 'assets/footer-f4.js', isDynamicEntry: true, imports: ['_Ripple.js'] },
     }),
   );
   return dir;
@@ -223,6 +245,55 @@ describe('embedFirstScreen', () => {
     };
     expect(embedFirstScreen('<html><body></body></html>', embedded)).toBeNull();
     expect(embedFirstScreen(indexHtml, embedded)).toContain('id="first-screen"');
+  });
+});
+
+describe('lazyCodeFiles and withPreloadedCode', () => {
+  it("name a lazy widget's and the footer's chunks and those they import that the entry does not load", () => {
+    const files = lazyCodeFiles(builtClientDir());
+    expect([...files.widgets]).toEqual([
+      ['text', ['/propertyOnboard/assets/text-b1.js', '/propertyOnboard/assets/Ripple-r2.js']],
+    ]);
+    expect(files.footer).toEqual([
+      '/propertyOnboard/assets/footer-f4.js',
+      '/propertyOnboard/assets/Ripple-r2.js',
+    ]);
+    const payload = {
+      screen_id: 's',
+      schema_version: 1,
+      widget_list: [
+        { id: 'b', widget_type: 'button', contents: { label: 'Go' } },
+        { id: 't1', widget_type: 'text', contents: { text: 'x' } },
+        { id: 't2', widget_type: 'text', contents: { text: 'y' } },
+      ],
+    } as unknown as ScreenPayload;
+    expect(withPreloadedCode('<head></head>', payload, files)).toBe(
+      '<head><link rel="modulepreload" href="/propertyOnboard/assets/text-b1.js" data-widget-type="text" />' +
+        '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
+    );
+    expect(withPreloadedCode('<head></head>', { ...payload, widget_list: [] }, files, true)).toBe(
+      '<head><link rel="modulepreload" href="/propertyOnboard/assets/footer-f4.js" data-shell-part="footer" />' +
+        '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
+    );
+    expect(withPreloadedCode('<head></head>', { ...payload, widget_list: [] }, files)).toBe('<head></head>');
+  });
+
+  it('a page that carries its screen names the code of its lazy widgets and of a footer it shows', async () => {
+    const link =
+      '<link rel="modulepreload" href="/propertyOnboard/assets/text-b1.js" data-widget-type="text" />';
+    const footer = 'data-shell-part="footer"';
+    const head = (body: string) => body.slice(0, body.indexOf('</head>'));
+    const signUp = await app.inject({ url: '/propertyOnboard/sign_up' });
+    expect(head(signUp.body)).toContain(link);
+    expect(signUp.body).not.toContain(footer);
+    const cookie = await signInNewOwner(app);
+    // The checklist (task) shows the footer tabs.
+    const task = await app.inject({ url: '/propertyOnboard/task', headers: { cookie } });
+    expect(embeddedOf(task.body)).not.toBeNull();
+    expect(head(task.body)).toContain(link);
+    expect(head(task.body)).toContain(footer);
+    const withQuery = await app.inject({ url: '/propertyOnboard/sign_up?ref=x' });
+    expect(withQuery.body).not.toContain('modulepreload');
   });
 });
 

@@ -10,7 +10,8 @@ import { onboardError } from '../../errors';
 import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/app/first-screen';
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
-import { parseAppPath } from '../../../schemas/app/routes';
+import { footerShown, parseAppPath } from '../../../schemas/app/routes';
+import { widgetTypesOf } from '../../../schemas/app/widget-types';
 import type { GlobalInfo, Locale, ScreenPayload } from '../../../schemas/generated/types';
 import { passesClientChecks, type ScreenCatalogue } from '../../screens/composer';
 import { preferredEncoding, screenParams, type signedInScreens } from '../../routes/screens';
@@ -160,23 +161,109 @@ export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): s
   return `${indexHtml.slice(0, end)}<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">${json}</script>${indexHtml.slice(end)}`;
 }
 
+/** The fields of a Vite manifest chunk read here (dist/client/.vite/manifest.json). */
+interface ManifestChunk {
+  file?: string;
+  imports?: string[];
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+}
+
+/** A built client's Vite manifest, or an empty one when it has none. */
+function readManifest(clientDir: string): Record<string, ManifestChunk> {
+  try {
+    return JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      ManifestChunk
+    >;
+  } catch {
+    return {};
+  }
+}
+
+/** The code a page may name for preloading, as addresses (see {@link lazyCodeFiles}). */
+export interface LazyCodeFiles {
+  /** `widget_type` → its chunk first, then the chunks it imports. */
+  widgets: Map<string, string[]>;
+  /** The footer tabs (renderer/shell/footer.tsx, loaded by the shell when a route shows them): the same. */
+  footer: string[];
+}
+
+/**
+ * The code a page loads on demand in a built client, read from its Vite manifest: for each lazily loaded
+ * widget (built from widgets/<widget-type>/index.ts, which renderer/engine/registry.ts imports on demand) and
+ * for the footer tabs, the addresses of its chunk first, then of the chunks it imports statically, less those
+ * the page's entry loads anyway. A widget that comes with the entry (the sign-in screens' widgets) has none.
+ */
+export function lazyCodeFiles(clientDir: string): LazyCodeFiles {
+  const manifest = readManifest(clientDir);
+  const closure = (keys: string[]): string[] => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || !manifest[key]) return;
+      seen.add(key);
+      for (const inner of manifest[key]!.imports ?? []) visit(inner);
+    };
+    keys.forEach(visit);
+    return [...seen];
+  };
+  const withEntry = new Set(closure(Object.keys(manifest).filter((key) => manifest[key]!.isEntry)));
+  const filesOf = (key: string) =>
+    closure([key])
+      .filter((inner) => !withEntry.has(inner))
+      .map((inner) => `${BASE_PATH}/${manifest[inner]!.file}`);
+  const widgets = new Map<string, string[]>();
+  for (const [key, chunk] of Object.entries(manifest)) {
+    const type = /(?:^|\/)widgets\/([a-z-]+)\/index\.tsx?$/.exec(key)?.[1];
+    if (type && chunk.isDynamicEntry) widgets.set(type.replaceAll('-', '_'), filesOf(key));
+  }
+  const footer = Object.keys(manifest).find((key) => /(?:^|\/)shell\/footer\.tsx$/.test(key));
+  return { widgets, footer: footer && manifest[footer]!.isDynamicEntry ? filesOf(footer) : [] };
+}
+
+/**
+ * `html` with `<link rel="modulepreload">` at the end of its head for the code of every lazily loaded widget
+ * `payload` draws, and for the footer tabs when `footer` ({@link lazyCodeFiles}): the browser fetches it while
+ * it loads the page's script, instead of once the script has run (issue 13 item 4). The chunk of a widget and
+ * of the footer is named (`data-widget-type`, `data-shell-part`): the renderer counts that fetch as the first
+ * of its tries (SPEC §4: the first and up to 5 more).
+ */
+export function withPreloadedCode(
+  html: string,
+  payload: ScreenPayload,
+  files: LazyCodeFiles,
+  footer = false,
+): string {
+  const links: string[] = [];
+  const named = new Set<string>();
+  const add = ([own, ...imported]: readonly string[], attribute: string) => {
+    if (!own || named.has(own)) return;
+    links.push(`<link rel="modulepreload" href="${own}" ${attribute} />`);
+    named.add(own);
+    for (const file of imported) {
+      if (!named.has(file)) links.push(`<link rel="modulepreload" href="${file}" />`);
+      named.add(file);
+    }
+  };
+  for (const type of widgetTypesOf(payload.widget_list)) {
+    add(files.widgets.get(type) ?? [], `data-widget-type="${type}"`);
+  }
+  if (footer) add(files.footer, 'data-shell-part="footer"');
+  const at = html.indexOf('</head>');
+  if (links.length === 0 || at < 0) return html;
+  return `${html.slice(0, at)}${links.join('')}${html.slice(at)}`;
+}
+
 /**
  * The address of the brand's logo in a built client (`clientDir`), read from its Vite manifest: the file built
  * from `brand/logo*.svg` (the build variant's logo, drawn above the signed-out pages by renderer/shell/routes.tsx).
  * Null without a manifest or a logo.
  */
 export function brandLogoPath(clientDir: string): string | null {
-  try {
-    const manifest = JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Record<
-      string,
-      { file?: string }
-    >;
-    const key = Object.keys(manifest).find((k) => /^brand\/logo[\w-]*\.svg$/.test(k));
-    const file = key ? manifest[key]?.file : undefined;
-    return file ? `${BASE_PATH}/${file}` : null;
-  } catch {
-    return null;
-  }
+  const manifest = readManifest(clientDir);
+  const key = Object.keys(manifest).find((k) => /^brand\/logo[\w-]*\.svg$/.test(k));
+  const file = key ? manifest[key]?.file : undefined;
+  return file ? `${BASE_PATH}/${file}` : null;
 }
 
 /**
@@ -246,6 +333,7 @@ export default fp<{
     // A public page (sign-in) draws the brand's logo above its screen: its page names it for preloading.
     const logo = built ? brandLogoPath(clientDir) : null;
     const publicIndexHtml = logo ? withPreloadedImage(indexHtml, logo) : indexHtml;
+    const codeFiles: LazyCodeFiles = built ? lazyCodeFiles(clientDir) : { widgets: new Map(), footer: [] };
     const pages = new Map<string, EmbeddedPage | null>();
     /** A page kept by `key`, made from `html` (null: none) on first use. */
     const keptPage = (key: string, html: () => string | null): EmbeddedPage | null => {
@@ -292,7 +380,7 @@ export default fp<{
           );
           return isChecked(entry)
             ? embedFirstScreen(
-                publicIndexHtml,
+                withPreloadedCode(publicIndexHtml, entry.payload, codeFiles),
                 withGlobalInfo(withRegions({ screen_id: screenId, locale, country, payload: entry.payload })),
               )
             : null;
@@ -334,10 +422,16 @@ export default fp<{
         );
         const payload = (JSON.parse(drawn.body) as { data: ScreenPayload }).data;
         if (!passesClientChecks(payload)) return null;
-        const html = embedFirstScreen(
-          indexHtml,
-          withGlobalInfo(withRegions({ screen_id: screenId, locale, country, payload, query })),
+        const embedded = withGlobalInfo(
+          withRegions({ screen_id: screenId, locale, country, payload, query }),
         );
+        // The shell draws the footer tabs under this screen: their code is named too.
+        const footer = footerShown(
+          parsed.route,
+          payload.hide_footer === true,
+          embedded.global_info?.enable_oyo360_l1_revamp === true,
+        );
+        const html = embedFirstScreen(withPreloadedCode(indexHtml, payload, codeFiles, footer), embedded);
         return html === null ? null : Buffer.from(html);
       } catch (error) {
         request.log.debug({ err: error, screenId }, 'signed-in screen not embedded');
