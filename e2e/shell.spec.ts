@@ -64,3 +64,35 @@ test('a screen chunk that does not load is tried 6 times, then Refresh reloads t
   await expect(fallback).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Chunk Court' })).toBeVisible();
 });
+
+test("a signed-in owner's checklist page carries its screen and global info and names its code in its head: it asks for neither", async ({
+  page,
+  request,
+}) => {
+  await signUp(page, request);
+  const id = await addHotel(page, 'Preload Plaza');
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Preload Plaza' })).toBeVisible();
+  // The checklist widget's chunk and the footer's are fetched with the page's script (issue 13 item 4).
+  await expect(page.locator('link[rel="modulepreload"][data-widget-type="checklist"]')).toHaveCount(1);
+  await expect(page.locator('link[rel="modulepreload"][data-shell-part="footer"]')).toHaveCount(1);
+  await expect(page.getByRole('navigation')).toBeVisible();
+  expect(asked).not.toContain('/hms_ms/api/v1/global_info');
+  expect(asked.filter((path) => path.startsWith('/hms_ms/api/v1/screens/'))).toEqual([]);
+});
+
+test('the sign-up page preloads the logo it draws and asks for no global info', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto('/propertyOnboard/sign_up');
+  await expect(page.getByLabel('Mobile number')).toBeVisible();
+  const logo = page.locator('link[rel="preload"][as="image"]');
+  await expect(logo).toHaveAttribute('href', /^\/propertyOnboard\/assets\/logo-[\w-]+\.svg$/);
+  await expect(page.getByRole('banner').getByRole('img')).toHaveAttribute(
+    'src',
+    (await logo.getAttribute('href'))!,
+  );
+  expect(asked).not.toContain('/hms_ms/api/v1/global_info');
+});
