@@ -298,7 +298,9 @@ export function withPreloadedImage(html: string, href: string): string {
  * A signed-in owner's page of a route that needs a session carries its screen too, composed for them by
  * `signedIn` (the composer GET /screens/:id uses), checked the same way, made per request and sent
  * `no-store`. A first screen with a phone field comes with the field's countries named in its language
- * ({@link withRegions}).
+ * ({@link withRegions}); every first screen with its country's global info (`globalInfo`), and its page's head
+ * names the code of the screen's lazy widgets and of the footer tabs the shell draws under it
+ * ({@link withPreloadedCode}); a public page's head also names the brand's logo ({@link withPreloadedImage}).
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
  * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
