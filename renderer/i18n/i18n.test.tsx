@@ -2,7 +2,7 @@ import { render, screen as view, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { detectLanguage, i18n } from './instance';
 import { LOCALES, directionOf, mapBrowserLanguage } from './languages';
-import { loadTranslations, setLanguage } from './translations';
+import { PREVIEW_AREAS, loadTranslations, setLanguage } from './translations';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -102,25 +102,37 @@ describe('setLanguage and translations', () => {
     };
     i18n.store.on('added', onAdded);
     try {
-      // The built-in areas as they are, and one area the page does not have yet.
-      fetchMock.mockResolvedValueOnce(
-        reply({ shell: builtIn.shell, widgets: builtIn.widgets, screens: { title: 'List your property' } }),
-      );
+      // Two built-in areas as they are, one changed, and `screens`, which the app does not read.
+      const errors = { ...(builtIn.errors as Record<string, unknown>), generic: 'Something else went wrong' };
+      const texts = {
+        shell: builtIn.shell,
+        widgets: builtIn.widgets,
+        errors,
+        screens: { title: 'List your property' },
+      };
+      fetchMock.mockResolvedValueOnce(reply(texts));
       expect(await loadTranslations('en-GB')).toBe(true);
-      expect(added.map((r) => Object.keys(r))).toEqual([['screens']]);
-      expect(i18n.t('screens.title')).toBe('List your property');
-      const cached = localStorage.getItem('messages');
-      expect(JSON.parse(cached!)['en-GB'].screens.title).toBe('List your property');
+      expect(added.map((r) => Object.keys(r))).toEqual([['errors']]);
+      expect(i18n.t('errors.generic')).toBe('Something else went wrong');
+      expect(i18n.exists('screens.title')).toBe(false);
+      const cached = JSON.parse(localStorage.getItem('messages')!)['en-GB'];
+      expect(Object.keys(cached).sort()).toEqual(['errors', 'shell', 'widgets']);
 
       // The same texts again: no area is added, and the cache is left as it is.
       const setItem = vi.spyOn(Storage.prototype, 'setItem');
-      fetchMock.mockResolvedValueOnce(
-        reply({ shell: builtIn.shell, widgets: builtIn.widgets, screens: { title: 'List your property' } }),
-      );
+      fetchMock.mockResolvedValueOnce(reply(texts));
       expect(await loadTranslations('en-GB')).toBe(true);
       expect(added).toHaveLength(1);
       expect(setItem).not.toHaveBeenCalledWith('messages', expect.anything());
       setItem.mockRestore();
+
+      // The staff preview asks for `screens` too: it is added, and kept beside the app's areas.
+      fetchMock.mockResolvedValueOnce(reply(texts));
+      expect(await loadTranslations('en-GB', undefined, PREVIEW_AREAS)).toBe(true);
+      expect(added.map((r) => Object.keys(r))).toEqual([['errors'], ['screens']]);
+      expect(i18n.t('screens.title')).toBe('List your property');
+      const both = JSON.parse(localStorage.getItem('messages')!)['en-GB'];
+      expect(Object.keys(both).sort()).toEqual(['errors', 'screens', 'shell', 'widgets']);
     } finally {
       i18n.store.off('added', onAdded);
     }

@@ -4,7 +4,7 @@ import { apiRequest } from '../api/client';
 import { STORAGE_KEYS, readStorage, writeStorage } from '../state/storage-keys';
 import { applyDocumentLanguage, loadRtlCache } from './direction';
 import { DEFAULT_LOCALE, directionOf } from './languages';
-import { i18n } from './instance';
+import { BUILT_IN_MESSAGES, i18n } from './instance';
 
 /** Texts of one language as GET /hms_ms/api/v1/translations/:language answers them (per area). */
 export type ClientMessages = Record<string, unknown>;
@@ -41,10 +41,28 @@ function addChangedAreas(locale: Locale, messages: ClientMessages): void {
 }
 
 /**
+ * The areas of the texts the app draws from itself (the built-in en-GB ones: shell, widgets, errors). The
+ * `screens` area comes composed in every screen's payload; only the staff preview, which names screens, reads it
+ * ({@link PREVIEW_AREAS}).
+ */
+export const CLIENT_AREAS: readonly string[] = Object.keys(BUILT_IN_MESSAGES);
+
+/** The areas the staff preview reads (renderer/preview): the app's and `screens`. */
+export const PREVIEW_AREAS: readonly string[] = [...CLIENT_AREAS, 'screens'];
+
+/** The areas of `messages` named in `areas`. */
+function pick(messages: ClientMessages, areas: readonly string[]): ClientMessages {
+  return Object.fromEntries(Object.entries(messages).filter(([area]) => areas.includes(area)));
+}
+
+/**
  * Loads the texts of `locale` (SPEC §3 translations, §8): first the copy cached in localStorage 'messages'
  * (so a reload shows the language at once), then GET /hms_ms/api/v1/translations/:language, which replaces
  * it and refreshes the cache. Resolves true when the server's texts were added, false on failure (the
  * built-in en-GB texts then stand in for every missing key). Never rejects.
+ *
+ * Only the `areas` the page draws from are added and cached ({@link CLIENT_AREAS} by default): adding an area
+ * draws every translating component again, and the app does not read `screens` (≈29 KB in en-GB).
  *
  * `later`: when the page already has texts for `locale` — en-GB is built in, another language cached — the
  * request waits until `later` calls the function it is given (main.tsx: once the first screen is drawn), so
@@ -54,21 +72,24 @@ function addChangedAreas(locale: Locale, messages: ClientMessages): void {
 export async function loadTranslations(
   locale: Locale,
   later?: (request: () => void) => void,
+  areas: readonly string[] = CLIENT_AREAS,
 ): Promise<boolean> {
   const cache = readCache();
   const cached = cache[locale];
-  if (cached) addChangedAreas(locale, cached);
+  if (cached) addChangedAreas(locale, pick(cached, areas));
   if (later && (cached || locale === DEFAULT_LOCALE)) await new Promise<void>((resolve) => later(resolve));
   try {
     const data = await apiRequest<{ language?: string; clientMessages?: ClientMessages }>(
       `/hms_ms/api/v1/translations/${encodeURIComponent(locale)}`,
     );
-    const messages = data?.clientMessages;
-    if (!messages || typeof messages !== 'object') return false;
+    const all = data?.clientMessages;
+    if (!all || typeof all !== 'object') return false;
+    const messages = pick(all, areas);
     addChangedAreas(locale, messages);
     const latest = readCache();
-    if (JSON.stringify(latest[locale]) !== JSON.stringify(messages)) {
-      writeStorage(STORAGE_KEYS.messages, JSON.stringify({ ...latest, [locale]: messages }));
+    const kept = latest[locale] ?? {};
+    if (JSON.stringify(pick(kept, areas)) !== JSON.stringify(messages)) {
+      writeStorage(STORAGE_KEYS.messages, JSON.stringify({ ...latest, [locale]: { ...kept, ...messages } }));
     }
     return true;
   } catch {

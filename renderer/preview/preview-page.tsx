@@ -13,9 +13,9 @@ import type { Locale, PreviewCatalogue, PreviewCheck } from '../../schemas/gener
 import { ShellHostContext, useShellHost, type ShellHost } from '../engine/host';
 import { Screen } from '../engine/screen';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from '../i18n/direction';
-import { i18n } from '../i18n/instance';
+import { currentLocale, i18n } from '../i18n/instance';
 import { isLocale } from '../i18n/languages';
-import { loadTranslations } from '../i18n/translations';
+import { PREVIEW_AREAS, loadTranslations } from '../i18n/translations';
 
 /** The staff preview API (bff/routes/preview). */
 const PREVIEW_API = '/hms_ms/api/v1/preview';
@@ -53,6 +53,11 @@ export function PreviewPage(): ReactElement {
   const [search, setSearch] = useSearchParams();
   const [token, setToken] = useState(readToken);
   const [catalogue, setCatalogue] = useState<PreviewCatalogue | 'refused' | null>(null);
+
+  useEffect(() => {
+    // The page's own texts are in the `screens` area, which the app does not load (i18n/translations.ts).
+    void loadTranslations(currentLocale(), undefined, PREVIEW_AREAS);
+  }, []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -227,7 +232,7 @@ export function PreviewFrame(): ReactElement {
         applyDocumentLanguage(locale);
         return i18n.changeLanguage(locale);
       })
-      .then(() => loadTranslations(locale))
+      .then(() => loadTranslations(locale, undefined, PREVIEW_AREAS))
       .then(() => setLanguageReady(true));
   }, [locale]);
 
