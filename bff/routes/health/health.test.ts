@@ -82,17 +82,22 @@ describe('under pressure (@fastify/under-pressure)', () => {
     maxEventLoopDelayMs: 0,
     maxHeapUsedBytes: 0,
     maxRssBytes: 0,
-    sampleIntervalMs: 10,
+    // Not 10: @fastify/under-pressure records the loop's delay every 10 ms, and a sample window with no record
+    // in it reads as an infinite delay (a full CI run once shed for 20 s that way).
+    sampleIntervalMs: 100,
     retryAfterS: 4,
   };
 
   it('sheds requests with 503 ONB_UNDER_PRESSURE, Retry-After and the generic text past the heap limit; /healthz stays 200', async () => {
     const app = await buildTestApp({ config: { pressure: { ...pressure, maxHeapUsedBytes: 1 } } });
-    const res = await vi.waitFor(async () => {
-      const shed = await app.inject('/hms_ms/api/v1/global_info');
-      expect(shed.statusCode).toBe(503);
-      return shed;
-    });
+    const res = await vi.waitFor(
+      async () => {
+        const shed = await app.inject('/hms_ms/api/v1/global_info');
+        expect(shed.statusCode).toBe(503);
+        return shed;
+      },
+      { timeout: 10_000 },
+    );
     expect(res.headers['retry-after']).toBe('4');
     expect(res.json()).toEqual({
       success: false,
@@ -106,28 +111,28 @@ describe('under pressure (@fastify/under-pressure)', () => {
 
   it('sheds past the resident set size limit too', async () => {
     const app = await buildTestApp({ config: { pressure: { ...pressure, maxRssBytes: 1 } } });
-    await vi.waitFor(async () =>
-      expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503),
+    await vi.waitFor(
+      async () => expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503),
+      { timeout: 10_000 },
     );
   });
 
   it('sheds past the event-loop delay limit while the loop is blocked, and serves again once it is not', async () => {
-    // 100 ms: far above what a loaded test machine reads between blocks (with 20 ms, a full CI run once read
-    // past it for the whole 20 s this test waits), far below the block below.
-    const app = await buildTestApp({ config: { pressure: { ...pressure, maxEventLoopDelayMs: 100 } } });
+    // 50 ms: above what a loaded test machine reads in a 100 ms sample, far below the block below.
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxEventLoopDelayMs: 50 } } });
     await vi.waitFor(
       async () => {
-        // The loop is kept busy for a while, so the next sample's mean delay is past 100 ms.
-        const until = performance.now() + 400;
+        // The loop is kept busy for a second, so the next sample's mean delay is past 50 ms.
+        const until = performance.now() + 1000;
         while (performance.now() < until) {
           // busy
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
         expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 15_000, interval: 50 },
     );
-    // On a loaded machine a 10 ms sample can still read past the limit for a while: wait for a quiet one.
+    // On a loaded machine a sample can still read past the limit for a while: wait for a quiet one.
     await vi.waitFor(
       async () => expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(200),
       { timeout: 20_000, interval: 50 },
