@@ -2,14 +2,13 @@
 export const IMPORT_RETRIES = 5;
 
 /**
- * Calls `load` (a dynamic import) until it resolves: the first try and up to `retries` more
- * ({@link IMPORT_RETRIES} by default), `delayMs` × attempt (ms) apart. Rejects with the last error.
+ * Calls `load` (a dynamic import) until it resolves: the first try and up to {@link IMPORT_RETRIES} more,
+ * `delayMs` × attempt (ms) apart. Rejects with the last error. `pageTried`: the page has already fetched the
+ * module once ({@link pagePreloads}), which counts as the first try, so one import fewer is made (SPEC §4: never
+ * more than 6 fetches).
  */
-export async function retryImport<T>(
-  load: () => Promise<T>,
-  delayMs = 300,
-  retries = IMPORT_RETRIES,
-): Promise<T> {
+export async function retryImport<T>(load: () => Promise<T>, delayMs = 300, pageTried = false): Promise<T> {
+  const retries = pageTried ? IMPORT_RETRIES - 1 : IMPORT_RETRIES;
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await load();

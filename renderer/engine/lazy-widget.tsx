@@ -2,7 +2,7 @@ import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Skeleton from '@mui/material/Skeleton';
-import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
+import { retryImport } from '../../widgets/retry-import';
 import type { WidgetComponent, WidgetProps } from '../../widgets/widget-props';
 import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
@@ -32,8 +32,7 @@ export type LazyWidgetComponent<C> = WidgetComponent<C> & {
   /**
    * Starts fetching the widget's code; resolves once it is loaded or failed every try (never rejects).
    * `pageTried`: the page has already fetched it once (a `<link rel="modulepreload">`: widgets/retry-import.ts
-   * `pagePreloads`),
-   * which counts as the first try: one import fewer is made if it failed.
+   * `pagePreloads`), which counts as the first try: one import fewer is made if it failed.
    */
   preload(pageTried?: boolean): Promise<void>;
 };
@@ -55,7 +54,7 @@ export function lazyWidget<C>(
   let loaded: WidgetComponent<C> | null = null;
   let loading: Promise<WidgetComponent<C>> | null = null;
   const start = (pageTried = false): Promise<WidgetComponent<C>> => {
-    loading ??= retryImport(load, delayMs, pageTried ? IMPORT_RETRIES - 1 : IMPORT_RETRIES).then(
+    loading ??= retryImport(load, delayMs, pageTried).then(
       (component) => {
         loaded = component;
         return component;

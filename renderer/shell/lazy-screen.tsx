@@ -2,7 +2,7 @@ import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement }
 import { ErrorBoundary } from 'react-error-boundary';
 import { ModuleLoadFallback } from '../engine/module-load-fallback';
 import { Screen, type ScreenProps } from '../engine/screen';
-import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
+import { retryImport } from '../../widgets/retry-import';
 
 /**
  * React.lazy whose import is tried once and retried up to 5 times (SPEC §4, §9; widgets/retry-import.ts);
@@ -15,7 +15,7 @@ export function lazyWithRetry<T extends ComponentType<any>>(
   delayMs?: number,
   pageTried = false,
 ): LazyExoticComponent<T> {
-  return lazy(() => retryImport(factory, delayMs, pageTried ? IMPORT_RETRIES - 1 : IMPORT_RETRIES));
+  return lazy(() => retryImport(factory, delayMs, pageTried));
 }
 
 export { ModuleLoadFallback };

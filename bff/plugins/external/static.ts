@@ -249,9 +249,7 @@ export function withPreloadedCode(
     add(files.widgets.get(type) ?? [], `data-widget-type="${type}"`);
   }
   if (footer) add(files.footer, 'data-shell-part="footer"');
-  const at = html.indexOf('</head>');
-  if (links.length === 0 || at < 0) return html;
-  return `${html.slice(0, at)}${links.join('')}${html.slice(at)}`;
+  return atHeadEnd(html, links.join(''));
 }
 
 /**
@@ -272,9 +270,14 @@ export function brandLogoPath(clientDir: string): string | null {
  * 4: Lighthouse counts that request on the way of the largest paint). `html` as it is when it has no head.
  */
 export function withPreloadedImage(html: string, href: string): string {
+  return atHeadEnd(html, `<link rel="preload" as="image" href="${href}" />`);
+}
+
+/** `html` with `tags` just before `</head>`; as it is when it has no head or `tags` is empty. */
+function atHeadEnd(html: string, tags: string): string {
   const at = html.indexOf('</head>');
-  if (at < 0) return html;
-  return `${html.slice(0, at)}<link rel="preload" as="image" href="${href}" />${html.slice(at)}`;
+  if (!tags || at < 0) return html;
+  return `${html.slice(0, at)}${tags}${html.slice(at)}`;
 }
 
 /**
