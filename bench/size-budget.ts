@@ -53,9 +53,10 @@ const screensDir = join(root, 'bff/screens');
  * own (loaded on the tap, and with the uploader widgets: `WIDGET_COMPANIONS`); 193.3 KB with the phone
  * field's deferred country list and the texts that arrive as transitions (issue 13 item 4); 193.7 KB with the
  * autofocus after the first paint, the countries named by the server (`provideRegionNames`: ≈45 ms of
- * `Intl.DisplayNames` less in the first draw) and the signed-in pages' embedded screens.
+ * `Intl.DisplayNames` less in the first draw) and the signed-in pages' embedded screens; 194.0 KB with the page's
+ * global info, the preloaded code counted as a first try (`pagePreloads`) and `footerShown` (issue 13 item 4).
  */
-export const SIGN_IN_BUDGET = 194_000;
+export const SIGN_IN_BUDGET = 194_500;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
