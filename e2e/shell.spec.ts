@@ -73,8 +73,16 @@ test("a signed-in owner's checklist page carries its screen and global info and 
   const id = await addHotel(page, 'Preload Plaza');
   const asked: string[] = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  // Whether a 'Loading…' placeholder (the screen's skeleton, a widget's) was ever in the page: the checklist's
+  // code is waited for before the first draw, so the first paint is the checklist itself (issue 13 item 4).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[aria-busy="true"]')) document.documentElement.dataset.sawSkeleton = '';
+    }).observe(document, { childList: true, subtree: true });
+  });
   await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
   await expect(page.getByRole('heading', { name: 'Preload Plaza' })).toBeVisible();
+  await expect(page.locator('html[data-saw-skeleton]')).toHaveCount(0);
   // The checklist widget's chunk and the footer's are fetched with the page's script (issue 13 item 4).
   await expect(page.locator('link[rel="modulepreload"][data-widget-type="checklist"]')).toHaveCount(1);
   await expect(page.locator('link[rel="modulepreload"][data-shell-part="footer"]')).toHaveCount(1);

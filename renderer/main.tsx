@@ -30,7 +30,7 @@ applyDocumentLanguage(locale);
 // (bff/plugins/external/static.ts): drawn without validators, its lazy widgets' code fetched at once. Else it
 // is asked for now, so that its payload travels while the code below runs.
 const embedded = takeEmbeddedScreen();
-primeFirstScreen(appStore, window.location, i18n.language, embedded);
+const firstScreen = primeFirstScreen(appStore, window.location, i18n.language, embedded);
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
 if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
 // Texts the page already has (en-GB built in, another language cached) are refreshed from the server only once
@@ -58,6 +58,9 @@ const draw = () => {
     ),
   );
 };
-// A right-to-left language (Arabic) is drawn once its styles have loaded, never unflipped.
-if (directionReady(locale)) draw();
-else loadRtlCache().then(draw, draw);
+// The first screen's lazy widgets (the checklist…), whose chunks the page preloads beside this script: drawn
+// once their code is here, so that the first paint is the screen and not a skeleton (issue 13 item 4). A
+// right-to-left language (Arabic) is drawn once its styles have loaded, never unflipped.
+const ready: Promise<unknown>[] = [firstScreen?.code ?? Promise.resolve()];
+if (!directionReady(locale)) ready.push(loadRtlCache().catch(() => undefined));
+void Promise.all(ready).then(draw);

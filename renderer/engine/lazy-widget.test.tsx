@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
@@ -5,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetProps } from '../../widgets/widget-props';
 import { i18n } from '../i18n/instance';
 import { pagePreloads } from '../../widgets/retry-import';
-import { lazyWidget, preloadWidget } from './lazy-widget';
+import { lazyWidget, preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 
 const props = {} as WidgetProps<unknown>;
 
@@ -87,5 +88,50 @@ describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 2
     );
     expect(await screen.findByText('widget drawn')).toBeInTheDocument();
     expect(calls).toBe(3);
+  });
+
+  it('first try: resolves when the code is there, and the widget is then drawn at once, without the skeleton', async () => {
+    let arrive: (component: () => ReactElement) => void = () => undefined;
+    const Widget = lazyWidget(() => new Promise<() => ReactElement>((resolve) => (arrive = resolve)), 0);
+    let settled = false;
+    const firstTry = widgetFirstTry(Widget).then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(widgetCodeLoaded(Widget)).toBe(false);
+    arrive(() => <p>widget drawn</p>);
+    await firstTry;
+    expect(widgetCodeLoaded(Widget)).toBe(true);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <Widget {...props} />
+      </I18nextProvider>,
+    );
+    // Synchronously, in the first render: no 'Loading…' placeholder came first.
+    expect(screen.getByText('widget drawn')).toBeInTheDocument();
+    expect(document.querySelector('[data-widget-loading]')).toBeNull();
+  });
+
+  it('first try: resolves once the first fetch failed, while the retries go on', async () => {
+    let arrive: (component: () => ReactElement) => void = () => undefined;
+    const retried = new Promise<() => ReactElement>((resolve) => (arrive = resolve));
+    let calls = 0;
+    const Widget = lazyWidget(() => {
+      calls += 1;
+      return calls === 1
+        ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+        : retried;
+    }, 0);
+    await widgetFirstTry(Widget, false);
+    expect(widgetCodeLoaded(Widget)).toBe(false);
+    arrive(() => <p>widget drawn</p>);
+    await Widget.preload();
+    expect(calls).toBe(2);
+    expect(widgetCodeLoaded(Widget)).toBe(true);
+  });
+
+  it('a widget that comes with the page is always loaded and has nothing to wait for', async () => {
+    const Eager = () => <p>eager</p>;
+    expect(widgetCodeLoaded(Eager)).toBe(true);
+    await expect(widgetFirstTry(Eager)).resolves.toBeUndefined();
   });
 });

@@ -35,6 +35,15 @@ export type LazyWidgetComponent<C> = WidgetComponent<C> & {
    * `pagePreloads`), which counts as the first try: one import fewer is made if it failed.
    */
   preload(pageTried?: boolean): Promise<void>;
+  /**
+   * Starts fetching the widget's code as {@link LazyWidgetComponent.preload} does; resolves once it is loaded or
+   * its first try failed (the retries go on), never rejects. What the page waits for before its first draw
+   * (renderer/main.tsx): a chunk the page preloads is there by then, and one that failed does not keep the
+   * page blank through the retries' delays.
+   */
+  firstTry(pageTried?: boolean): Promise<void>;
+  /** Whether the widget's code has arrived: then it is drawn at once, without the skeleton. */
+  isLoaded(): boolean;
 };
 
 /**
@@ -53,8 +62,16 @@ export function lazyWidget<C>(
 ): LazyWidgetComponent<C> {
   let loaded: WidgetComponent<C> | null = null;
   let loading: Promise<WidgetComponent<C>> | null = null;
+  let firstFailed: () => void = () => undefined;
+  const firstFailure = new Promise<void>((resolve) => (firstFailed = resolve));
+  let attempts = 0;
+  const attempt = (): Promise<WidgetComponent<C>> => {
+    const tried = load();
+    if (attempts++ === 0) tried.catch(() => firstFailed());
+    return tried;
+  };
   const start = (pageTried = false): Promise<WidgetComponent<C>> => {
-    loading ??= retryImport(load, delayMs, pageTried).then(
+    loading ??= retryImport(attempt, delayMs, pageTried).then(
       (component) => {
         loaded = component;
         return component;
@@ -85,6 +102,8 @@ export function lazyWidget<C>(
       () => undefined,
       () => undefined,
     );
+  LazyWidget.firstTry = (pageTried?: boolean) => Promise.race([LazyWidget.preload(pageTried), firstFailure]);
+  LazyWidget.isLoaded = () => loaded !== null;
   return LazyWidget;
 }
 
@@ -95,4 +114,22 @@ export function lazyWidget<C>(
 export function preloadWidget(component: WidgetComponent | undefined, pageTried = false): Promise<void> {
   const preload = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.preload;
   return typeof preload === 'function' ? preload(pageTried) : Promise.resolve();
+}
+
+/**
+ * Whether `component` can be drawn at once: a widget that comes with the page, or a {@link lazyWidget} whose
+ * code has arrived.
+ */
+export function widgetCodeLoaded(component: WidgetComponent | undefined): boolean {
+  const isLoaded = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.isLoaded;
+  return typeof isLoaded === 'function' ? isLoaded() : true;
+}
+
+/**
+ * Starts fetching the code of `component` when it is a {@link lazyWidget}; resolves once it is loaded or its
+ * first try failed ({@link LazyWidgetComponent.firstTry}), at once for any other widget. Never rejects.
+ */
+export function widgetFirstTry(component: WidgetComponent | undefined, pageTried = false): Promise<void> {
+  const firstTry = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.firstTry;
+  return typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve();
 }

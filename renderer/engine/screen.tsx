@@ -37,7 +37,7 @@ import {
   reportWidgetEvent,
   type WidgetReport,
 } from './reports';
-import { preloadWidget } from './lazy-widget';
+import { preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 import { pagePreloads } from '../../widgets/retry-import';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
@@ -345,6 +345,12 @@ function screenRequestKey(
  * the `screen` schema and each widget's contents schema (bff/plugins/external/static.ts): nothing is fetched,
  * and the screen is drawn without loading the validators (issue 13 item 2); the code of its lazy widgets is
  * fetched at once.
+ *
+ * Resolves once the code of the embedded payload's lazy widgets has arrived or failed its first try (at once
+ * without `embedded`), never rejects: the app waits for it before its first draw (renderer/main.tsx), so that
+ * the screen is in the first paint rather than a skeleton first and the screen a paint later (issue 13
+ * item 4, the largest paint). The page preloads those chunks with its own script, so the wait is their
+ * evaluation; a chunk whose first try failed is drawn as the skeleton while it is tried again.
  */
 export function primeScreenRequest(
   screenId: string,
@@ -352,7 +358,7 @@ export function primeScreenRequest(
   requestHeaders?: Record<string, string>,
   requestQuery?: ScreenProps['requestQuery'],
   embedded?: ScreenPayload,
-): void {
+): Promise<void> {
   const request =
     embedded !== undefined
       ? Promise.resolve<unknown>(embedded)
@@ -361,30 +367,28 @@ export function primeScreenRequest(
           query: requestQuery && Object.keys(requestQuery).length > 0 ? requestQuery : undefined,
         });
   request.catch(() => undefined);
-  // An embedded payload's lazy widgets: their code is fetched now, while React starts, not once it mounts.
-  if (embedded !== undefined) {
-    for (const type of widgetTypesOf(embedded.widget_list))
-      void preloadWidget(lookup(type), pagePreloads('widget-type', type));
-  }
   primedRequests.set(screenRequestKey(screenId, language, requestHeaders, requestQuery), {
     request,
     checked: embedded !== undefined,
     ...(embedded !== undefined ? { payload: embedded } : {}),
   });
+  // An embedded payload's lazy widgets: their code is fetched now, while React starts, not once it mounts.
+  if (embedded === undefined) return Promise.resolve();
+  const code = widgetTypesOf(embedded.widget_list).map((type) =>
+    widgetFirstTry(lookup(type), pagePreloads('widget-type', type)),
+  );
+  return Promise.all(code).then(() => undefined);
 }
 
 /**
- * The payload the server embedded for `key`, when it can be drawn in the screen's very first render: every
- * widget it names comes with the page (no lazy widget whose code would still be on its way). Only looks: the
- * screen's effect takes the primed request.
+ * The payload the server embedded for `key`, when it can be drawn in the screen's very first render: the code
+ * of every widget it names is there (it comes with the page, or a lazy widget's chunk has arrived). Only looks:
+ * the screen's effect takes the primed request.
  */
 function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
   const primed = primedRequests.get(key);
   if (!primed?.checked || !primed.payload) return undefined;
-  const drawable = widgetTypesOf(primed.payload.widget_list).every((type) => {
-    const component = lookup(type);
-    return component === undefined || !('preload' in component);
-  });
+  const drawable = widgetTypesOf(primed.payload.widget_list).every((type) => widgetCodeLoaded(lookup(type)));
   return drawable ? primed.payload : undefined;
 }
 

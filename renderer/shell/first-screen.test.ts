@@ -2,6 +2,7 @@ import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedInAtom } from '../state/atoms';
 import { FIRST_SCREEN_ELEMENT_ID, takeEmbeddedScreen } from './embedded-screen';
+import { widgetRegistry } from '../engine/registry';
 import { primeFirstScreen } from './first-screen';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -26,7 +27,7 @@ describe('primeFirstScreen', () => {
       { pathname: '/propertyOnboard/ae/sign_up', search: '?ref=x' },
       'en-GB',
     );
-    expect(id).toEqual({ screenId: 'sign_up', embedded: false });
+    expect(id).toEqual({ screenId: 'sign_up', embedded: false, code: expect.any(Promise) });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/hms_ms/api/v1/screens/sign_up?ref=x');
@@ -38,6 +39,7 @@ describe('primeFirstScreen', () => {
     expect(primeFirstScreen(signedOut(), { pathname: '/login', search: '' }, 'en-GB')).toEqual({
       screenId: 'login',
       embedded: false,
+      code: expect.any(Promise),
     });
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/login');
   });
@@ -49,7 +51,31 @@ describe('primeFirstScreen', () => {
     expect(primeFirstScreen(signedOut(), page, 'en-GB', embedded)).toEqual({
       screenId: 'sign_up',
       embedded: true,
+      code: expect.any(Promise),
     });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("waits for the code of the embedded screen's lazy widgets, so that the first draw has them", async () => {
+    const signedIn = createStore();
+    signedIn.set(loggedInAtom, true);
+    const payload = {
+      screen_id: 'task',
+      schema_version: 1 as const,
+      widget_list: [{ id: 'list', widget_type: 'checklist' as const, contents: {} }],
+    };
+    const embedded = { screen_id: 'task', locale: 'en-GB' as const, country: null, payload };
+    const { checklist } = widgetRegistry;
+    expect(checklist.isLoaded()).toBe(false);
+    const primed = primeFirstScreen(
+      signedIn,
+      { pathname: '/propertyOnboard/task', search: '' },
+      'en-GB',
+      embedded,
+    );
+    expect(primed?.embedded).toBe(true);
+    await primed?.code;
+    expect(checklist.isLoaded()).toBe(true);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -77,7 +103,7 @@ describe('primeFirstScreen', () => {
         { pathname: '/propertyOnboard/task', search: '?property_unique_id=PO1' },
         'en-GB',
       ),
-    ).toEqual({ screenId: 'task', embedded: false });
+    ).toEqual({ screenId: 'task', embedded: false, code: expect.any(Promise) });
     expect(fetchMock.mock.calls[0]![0]).toBe('/hms_ms/api/v1/screens/task?property_unique_id=PO1');
   });
 

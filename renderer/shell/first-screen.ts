@@ -14,15 +14,17 @@ import { SIGNED_IN_REDIRECTS } from './route-table';
  * it draw, and a page the gate sends elsewhere forgets it. When the server put this very screen in the page
  * (`embedded`: same screen, language, country and query: a public page without one, or a signed-in owner's
  * page composed with the page's query), that payload is taken instead,
- * already checked, and nothing is fetched. Returns the screen id primed and whether it came embedded, or
- * null (a signed-out visitor of a page that needs a session, a path that is not a route).
+ * already checked, and nothing is fetched. Returns the screen id primed, whether it came embedded and `code`:
+ * resolves once the embedded payload's lazy widgets have their code or failed a first try (at once when it did
+ * not come embedded; engine/screen.tsx `primeScreenRequest`). Null: a signed-out visitor of a page that needs
+ * a session, a path that is not a route.
  */
 export function primeFirstScreen(
   store: AppStore,
   location: Pick<Location, 'pathname' | 'search'>,
   language: string,
   embedded: EmbeddedScreen | null = null,
-): { screenId: string; embedded: boolean } | null {
+): { screenId: string; embedded: boolean; code: Promise<void> } | null {
   const parsed = parseAppPath(location.pathname);
   if (parsed.kind !== 'route') return null;
   const loggedIn = store.get(loggedInAtom);
@@ -39,14 +41,14 @@ export function primeFirstScreen(
     embedded.locale === language &&
     embedded.country === country &&
     sameQuery(embedded.query ?? {}, query);
-  primeScreenRequest(
+  const code = primeScreenRequest(
     screenId,
     language,
     country ? { user_url_country: country } : undefined,
     query,
     fromPage ? embedded.payload : undefined,
   );
-  return { screenId, embedded: fromPage };
+  return { screenId, embedded: fromPage, code };
 }
 
 /** Whether two queries have the same names with the same values. */
