@@ -96,16 +96,15 @@ describe('SMTP transport', () => {
     ).rejects.toThrow(/SMTP delivery to o\*\*\*@example\.com failed: .*Invalid login/i);
   });
 
-  it('rejects quickly when nothing listens', async () => {
+  // The refusal itself is the answer (ECONNREFUSED), not the timeout run out: no clock is read.
+  it('rejects with the refusal, not a timeout, when nothing listens', async () => {
     const transport = createSmtpTransport({
       url: `smtp://127.0.0.1:${await closedPort()}`,
       from: 'no-reply@onboard.example',
       timeoutMs: 2000,
     });
-    const started = Date.now();
     await expect(
       transport.send({ channel: 'email', to: 'owner@example.com', code: '1', text: '1' }),
     ).rejects.toThrow(/SMTP delivery to o\*\*\*@example\.com failed: .*ECONNREFUSED/);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
