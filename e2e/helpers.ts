@@ -159,3 +159,16 @@ export async function verifyEmail(page: Page, request: APIRequestContext, email:
 
 /** The staff token of the end-to-end server (e2e/analytics.spec.ts reads the funnel and error groups). */
 export const E2E_STAFF_TOKEN = 'e2e-staff-token-4b9d21';
+
+/**
+ * From the next page load on, marks `<html data-saw-placeholder>` as soon as a loading placeholder
+ * (`aria-busy="true"`: the screen's skeleton, a widget's whose code is on its way) is in the page. A page that
+ * carries its screen draws it whole in its first paint (issue 13 item 4), so it never gets the mark.
+ */
+export async function watchPlaceholders(page: Page) {
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[aria-busy="true"]')) document.documentElement.dataset.sawPlaceholder = '';
+    }).observe(document, { childList: true, subtree: true });
+  });
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addHotel, signUp } from './helpers';
+import { addHotel, signUp, watchPlaceholders } from './helpers';
 
 test('an invalid country code shows the not-found page', async ({ page }) => {
   await page.goto('/propertyOnboard/1x/task');
@@ -22,7 +22,11 @@ test('a valid country code keeps the country-specific sign-up page', async ({ pa
 });
 
 test('Arabic renders right to left', async ({ page }) => {
+  // The language list is a chunk of its own, fetched before the page's first draw: no placeholder first.
+  await watchPlaceholders(page);
   await page.goto('/propertyOnboard/language');
+  await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
+  await expect(page.locator('html[data-saw-placeholder]')).toHaveCount(0);
   await page.getByRole('radio', { name: 'العربية' }).check();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
@@ -73,16 +77,11 @@ test("a signed-in owner's checklist page carries its screen and global info and 
   const id = await addHotel(page, 'Preload Plaza');
   const asked: string[] = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
-  // Whether a 'Loading…' placeholder (the screen's skeleton, a widget's) was ever in the page: the checklist's
-  // code is waited for before the first draw, so the first paint is the checklist itself (issue 13 item 4).
-  await page.addInitScript(() => {
-    new MutationObserver(() => {
-      if (document.querySelector('[aria-busy="true"]')) document.documentElement.dataset.sawSkeleton = '';
-    }).observe(document, { childList: true, subtree: true });
-  });
+  // The checklist's code is waited for before the first draw: the first paint is the checklist itself.
+  await watchPlaceholders(page);
   await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
   await expect(page.getByRole('heading', { name: 'Preload Plaza' })).toBeVisible();
-  await expect(page.locator('html[data-saw-skeleton]')).toHaveCount(0);
+  await expect(page.locator('html[data-saw-placeholder]')).toHaveCount(0);
   // The checklist widget's chunk and the footer's are fetched with the page's script (issue 13 item 4).
   await expect(page.locator('link[rel="modulepreload"][data-widget-type="checklist"]')).toHaveCount(1);
   await expect(page.locator('link[rel="modulepreload"][data-shell-part="footer"]')).toHaveCount(1);

@@ -251,3 +251,16 @@ export interface WidgetProps<C> {
 /** A registered widget component. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type WidgetComponent<C = any> = ComponentType<WidgetProps<C>>;
+
+/**
+ * What a widget whose code depends on its contents adds to its component: a variant drawn by a chunk of its
+ * own (the language chooser's list), which the engine fetches before it draws a payload that needs it, as it
+ * does a lazy widget's code (renderer/engine/lazy-widget.tsx), so that the widget is drawn whole in its first
+ * render.
+ */
+export interface ContentsCode<C> {
+  /** Starts fetching the code `contents` needs; resolves once it is there or its first try failed. Never rejects. */
+  prepare(contents: C): Promise<void>;
+  /** Whether the code `contents` needs is there (true when it needs none). */
+  prepared(contents: C): boolean;
+}

@@ -134,4 +134,25 @@ describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 2
     expect(widgetCodeLoaded(Eager)).toBe(true);
     await expect(widgetFirstTry(Eager)).resolves.toBeUndefined();
   });
+
+  it('a widget whose contents need code of their own (ContentsCode) is drawable once that code is there', async () => {
+    let arrive: () => void = () => undefined;
+    const listCode = new Promise<void>((resolve) => (arrive = resolve));
+    let listHere = false;
+    const Chooser = Object.assign(() => <p>chooser</p>, {
+      prepare: (contents: { variant: string }) =>
+        contents.variant === 'list' ? listCode.then(() => void (listHere = true)) : Promise.resolve(),
+      prepared: (contents: { variant: string }) => contents.variant !== 'list' || listHere,
+    });
+    expect(widgetCodeLoaded(Chooser, { variant: 'compact' })).toBe(true);
+    expect(widgetCodeLoaded(Chooser, { variant: 'list' })).toBe(false);
+    let settled = false;
+    const firstTry = widgetFirstTry(Chooser, false, { variant: 'list' }).then(() => (settled = true));
+    const preload = preloadWidget(Chooser, false, { variant: 'list' });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    arrive();
+    await Promise.all([firstTry, preload]);
+    expect(widgetCodeLoaded(Chooser, { variant: 'list' })).toBe(true);
+  });
 });

@@ -2,8 +2,8 @@ import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Skeleton from '@mui/material/Skeleton';
-import { retryImport } from '../../widgets/retry-import';
-import type { WidgetComponent, WidgetProps } from '../../widgets/widget-props';
+import { lazyModule } from '../../widgets/retry-import';
+import type { ContentsCode, WidgetComponent, WidgetProps } from '../../widgets/widget-props';
 import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
 /** Placeholder of a widget whose code is on its way (aria-busy, named 'Loading…'). */
@@ -60,34 +60,17 @@ export function lazyWidget<C>(
   load: () => Promise<WidgetComponent<C>>,
   delayMs = 300,
 ): LazyWidgetComponent<C> {
-  let loaded: WidgetComponent<C> | null = null;
-  let loading: Promise<WidgetComponent<C>> | null = null;
-  let firstFailed: () => void = () => undefined;
-  const firstFailure = new Promise<void>((resolve) => (firstFailed = resolve));
-  let attempts = 0;
-  const attempt = (): Promise<WidgetComponent<C>> => {
-    const tried = load();
-    if (attempts++ === 0) tried.catch(() => firstFailed());
-    return tried;
-  };
-  const start = (pageTried = false): Promise<WidgetComponent<C>> => {
-    loading ??= retryImport(attempt, delayMs, pageTried).then(
-      (component) => {
-        loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        // Kept: every try has failed, and drawing the widget must not try 6 times more (a screen preloads
-        // its widgets, then draws them); the fallback's Refresh reloads the page, which starts afresh.
-        throw new ModuleLoadError(error);
-      },
-    );
-    return loading;
-  };
+  const code = lazyModule(load, delayMs);
+  // Kept: every try has failed, and drawing the widget must not try 6 times more (a screen preloads its
+  // widgets, then draws them); the fallback's Refresh reloads the page, which starts afresh.
+  const start = (pageTried = false): Promise<WidgetComponent<C>> =>
+    code.load(pageTried).catch((error: unknown) => {
+      throw new ModuleLoadError(error);
+    });
   const Lazy = lazy(async () => ({ default: await start() }));
   function LazyWidget(props: WidgetProps<C>): ReactElement {
     // Decided once per mount: switching between the two would remount the widget and lose its state.
-    const [Ready] = useState(() => loaded);
+    const [Ready] = useState(() => code.loaded());
     if (Ready) return <Ready {...props} />;
     return (
       <ErrorBoundary fallbackRender={moduleLoadFallbackOnly}>
@@ -102,34 +85,62 @@ export function lazyWidget<C>(
       () => undefined,
       () => undefined,
     );
-  LazyWidget.firstTry = (pageTried?: boolean) => Promise.race([LazyWidget.preload(pageTried), firstFailure]);
-  LazyWidget.isLoaded = () => loaded !== null;
+  LazyWidget.firstTry = (pageTried?: boolean) => code.firstTry(pageTried);
+  LazyWidget.isLoaded = () => code.loaded() !== null;
   return LazyWidget;
 }
 
+/** The {@link ContentsCode} part of `component`, when it has one. */
+function contentsCode(component: WidgetComponent | undefined): ContentsCode<unknown> | undefined {
+  const part = component as Partial<ContentsCode<unknown>> | undefined;
+  return typeof part?.prepare === 'function' && typeof part.prepared === 'function'
+    ? (part as ContentsCode<unknown>)
+    : undefined;
+}
+
 /**
- * Starts fetching the code of `component` when it is a {@link lazyWidget}; resolves once loaded or failed.
- * `pageTried`: the page has fetched it once already (widgets/retry-import.ts `pagePreloads`).
+ * Starts fetching the code of `component` when it is a {@link lazyWidget}, and the code its `contents` need
+ * when it has some ({@link ContentsCode}); resolves once loaded or failed, never rejects. `pageTried`: the page
+ * has fetched the widget's chunk once already (widgets/retry-import.ts `pagePreloads`).
  */
-export function preloadWidget(component: WidgetComponent | undefined, pageTried = false): Promise<void> {
+export function preloadWidget(
+  component: WidgetComponent | undefined,
+  pageTried = false,
+  contents?: unknown,
+): Promise<void> {
   const preload = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.preload;
-  return typeof preload === 'function' ? preload(pageTried) : Promise.resolve();
+  const code = typeof preload === 'function' ? preload(pageTried) : Promise.resolve();
+  const part = contentsCode(component);
+  return part && contents !== undefined
+    ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
+    : code;
 }
 
 /**
- * Whether `component` can be drawn at once: a widget that comes with the page, or a {@link lazyWidget} whose
- * code has arrived.
+ * Whether `component` can be drawn at once with `contents`: a widget that comes with the page or a
+ * {@link lazyWidget} whose code has arrived, with the code its contents need ({@link ContentsCode}).
  */
-export function widgetCodeLoaded(component: WidgetComponent | undefined): boolean {
+export function widgetCodeLoaded(component: WidgetComponent | undefined, contents?: unknown): boolean {
   const isLoaded = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.isLoaded;
-  return typeof isLoaded === 'function' ? isLoaded() : true;
+  if (typeof isLoaded === 'function' && !isLoaded()) return false;
+  const part = contentsCode(component);
+  return !part || contents === undefined || part.prepared(contents);
 }
 
 /**
- * Starts fetching the code of `component` when it is a {@link lazyWidget}; resolves once it is loaded or its
- * first try failed ({@link LazyWidgetComponent.firstTry}), at once for any other widget. Never rejects.
+ * Starts fetching what {@link preloadWidget} fetches; resolves once it is there or a first try failed
+ * ({@link LazyWidgetComponent.firstTry}; at once for a widget that comes with the page and needs nothing for
+ * its contents). Never rejects.
  */
-export function widgetFirstTry(component: WidgetComponent | undefined, pageTried = false): Promise<void> {
+export function widgetFirstTry(
+  component: WidgetComponent | undefined,
+  pageTried = false,
+  contents?: unknown,
+): Promise<void> {
   const firstTry = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.firstTry;
-  return typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve();
+  const code = typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve();
+  const part = contentsCode(component);
+  return part && contents !== undefined
+    ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
+    : code;
 }

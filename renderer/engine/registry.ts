@@ -16,10 +16,13 @@ import { loadUploads } from './lazy-uploads';
  * schemas/widget-type.schema.json without a component here fails to compile. The engine looks a type up
  * here and knows no widget by name; an unknown type draws the engine's quiet fallback.
  *
- * The widgets of the sign-in screens (sign_up, login: text, input, button, popup, language_chooser,
+ * The widgets of the public screens (sign_up, login…: text, input, button, popup, language_chooser,
  * social_login_buttons, choice) come with the page, so that the first screen is drawn as soon as its payload
  * arrives, without a further round trip for widget code (issue 13); every other widget is a chunk of its
- * own, fetched with its validator when a screen's payload names it. `npm run size` checks the result.
+ * own, fetched with its validator when a screen's payload names it (and preloaded by a page that carries
+ * such a screen). The language chooser's list variant, drawn by no sign-in screen, is a chunk of its own
+ * too, fetched before a screen with it is drawn (widgets/widget-props.ts `ContentsCode`). `npm run size`
+ * checks the result.
  */
 export const widgetRegistry = {
   text: Text,

@@ -39,6 +39,7 @@ import {
 } from './reports';
 import { preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 import { pagePreloads } from '../../widgets/retry-import';
+import { envelopesOf } from '../../schemas/app/widget-types';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
   checkScreenPayload,
@@ -346,8 +347,9 @@ function screenRequestKey(
  * and the screen is drawn without loading the validators (issue 13 item 2); the code of its lazy widgets is
  * fetched at once.
  *
- * Resolves once the code of the embedded payload's lazy widgets has arrived or failed its first try (at once
- * without `embedded`), never rejects: the app waits for it before its first draw (renderer/main.tsx), so that
+ * Resolves once the code of the embedded payload's lazy widgets, and the code their contents need
+ * (widgets/widget-props.ts `ContentsCode`), has arrived or failed its first try (at once without `embedded`),
+ * never rejects: the app waits for it before its first draw (renderer/main.tsx), so that
  * the screen is in the first paint rather than a skeleton first and the screen a paint later (issue 13
  * item 4, the largest paint). The page preloads those chunks with its own script, so the wait is their
  * evaluation; a chunk whose first try failed is drawn as the skeleton while it is tried again.
@@ -374,8 +376,8 @@ export function primeScreenRequest(
   });
   // An embedded payload's lazy widgets: their code is fetched now, while React starts, not once it mounts.
   if (embedded === undefined) return Promise.resolve();
-  const code = widgetTypesOf(embedded.widget_list).map((type) =>
-    widgetFirstTry(lookup(type), pagePreloads('widget-type', type)),
+  const code = envelopesOf(embedded.widget_list).map(({ widget_type: type, contents }) =>
+    widgetFirstTry(lookup(type), pagePreloads('widget-type', type), contents),
   );
   return Promise.all(code).then(() => undefined);
 }
@@ -388,7 +390,9 @@ export function primeScreenRequest(
 function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
   const primed = primedRequests.get(key);
   if (!primed?.checked || !primed.payload) return undefined;
-  const drawable = widgetTypesOf(primed.payload.widget_list).every((type) => widgetCodeLoaded(lookup(type)));
+  const drawable = envelopesOf(primed.payload.widget_list).every(({ widget_type: type, contents }) =>
+    widgetCodeLoaded(lookup(type), contents),
+  );
   return drawable ? primed.payload : undefined;
 }
 
@@ -508,7 +512,9 @@ export function Screen({
               setState({ status: 'ready', payload: ready, requestKey: `${screenId}\n${queryKey}`, checked }),
             );
           const types = widgetTypesOf(ready.widget_list);
-          const code = types.map((type) => preloadWidget(lookup(type)));
+          const code = envelopesOf(ready.widget_list).map(({ widget_type: type, contents }) =>
+            preloadWidget(lookup(type), false, contents),
+          );
           // A payload the server checked needs no validators (issue 13): only the code of its widgets.
           Promise.all([checked ? undefined : loadWidgetValidators(types), ...code]).then(() => {
             if (!controller.signal.aborted) show();

@@ -7,11 +7,16 @@ import type { WidgetEnvelope } from '../generated/types';
  * carries the screen (bff/plugins/external/static.ts).
  */
 export function widgetTypesOf(widgets: readonly WidgetEnvelope[]): string[] {
-  const types = new Set<string>();
+  return [...new Set(envelopesOf(widgets).map((envelope) => envelope.widget_type))];
+}
+
+/** `widgets` and the fallbacks they declare (recursively), each widget before its fallback. */
+export function envelopesOf(widgets: readonly WidgetEnvelope[]): WidgetEnvelope[] {
+  const all: WidgetEnvelope[] = [];
   const visit = (envelope: WidgetEnvelope) => {
-    types.add(envelope.widget_type);
+    all.push(envelope);
     if (typeof envelope.fallback === 'object' && envelope.fallback !== null) visit(envelope.fallback);
   };
   widgets.forEach(visit);
-  return [...types];
+  return all;
 }

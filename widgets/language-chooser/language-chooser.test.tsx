@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { createInstance } from 'i18next';
 import userEvent from '@testing-library/user-event';
@@ -22,8 +22,28 @@ describe('language_chooser fixtures', () => {
   );
 });
 
+describe('LanguageChooser, the code of the list (a chunk of its own)', () => {
+  const contents = fixtureContents<LanguageChooserContents>('language_chooser', 'all-languages');
+  const compact = fixtureContents<LanguageChooserContents>('language_chooser', 'compact');
+
+  it('the compact variant needs no more code; the list variant is fetched by prepare', async () => {
+    expect(LanguageChooser.prepared(compact)).toBe(true);
+    await LanguageChooser.prepare(compact);
+    expect(LanguageChooser.prepared(contents)).toBe(false);
+  });
+
+  it('drawn before its code has arrived, the list shows a loading placeholder, then the list', async () => {
+    render(harness({ component: LanguageChooser, contents }));
+    expect(screen.getByRole('status', { name: 'Choose your language' })).toHaveAttribute('aria-busy', 'true');
+    expect(await screen.findByRole('radiogroup', { name: 'Choose your language' })).toBeInTheDocument();
+    expect(LanguageChooser.prepared(contents)).toBe(true);
+  });
+});
+
 describe('LanguageChooser, list', () => {
   const contents = fixtureContents<LanguageChooserContents>('language_chooser', 'all-languages');
+  // As the engine does before it draws a screen with the list (widgets/widget-props.ts ContentsCode).
+  beforeAll(() => LanguageChooser.prepare(contents));
 
   it('lists every language in its own name with the current one checked', () => {
     render(harness({ component: LanguageChooser, contents }));

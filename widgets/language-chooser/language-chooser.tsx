@@ -1,10 +1,10 @@
 import { Suspense, lazy, useId, useState } from 'react';
-import { Button, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup } from '@mui/material';
+import { Button, Skeleton } from '@mui/material';
 import LanguageIcon from '@mui/icons-material/Language';
 import { useTranslation } from 'react-i18next';
 import type { LanguageChooserContents, Locale } from '../../schemas/generated/types';
-import { retryImport } from '../retry-import';
-import type { WidgetProps } from '../widget-props';
+import { lazyModule, retryImport } from '../retry-import';
+import type { ContentsCode, WidgetProps } from '../widget-props';
 
 /** Starts loading the compact variant's menu (./language-menu.tsx); the same promise every time. */
 let menuModule: Promise<typeof import('./language-menu')> | null = null;
@@ -16,6 +16,10 @@ function loadMenu(): Promise<typeof import('./language-menu')> {
   return menuModule;
 }
 const LanguageMenu = lazy(loadMenu);
+
+/** The list variant (./language-list.tsx), a chunk of its own: fetched before a screen that has it is drawn. */
+const listModule = lazyModule(() => import('./language-list'));
+const LazyLanguageList = lazy(() => listModule.load().then((m) => ({ default: m.LanguageList })));
 
 type Language = LanguageChooserContents['languages'][number];
 
@@ -36,14 +40,16 @@ function currentCode(languages: Language[], active: string | undefined): Locale 
 /**
  * The `language_chooser` widget (SPEC §1): each language labelled in its own name (with its `lang`
  * attribute, so screen readers pronounce it right), the current i18n language selected. Choosing one runs
- * `set_language` then `after_change`. Variant `list`: a radio group (arrow keys move between languages);
+ * `set_language` then `after_change`. Variant `list`: a radio group (arrow keys move between languages;
+ * ./language-list.tsx, a chunk the engine fetches before it draws a screen with it: {@link ContentsCode});
  * variant `compact`: a small button showing the current language that opens a menu of the same.
  */
 export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChooserContents>) {
   const { t, i18n } = useTranslation();
-  const titleId = useId();
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Decided once per mount: switching from the lazy list to the loaded one would draw the list afresh.
+  const [Ready] = useState(() => listModule.loaded()?.LanguageList);
   const current = currentCode(contents.languages, i18n.language);
   const title = contents.title ?? t('widgets.language_chooser.title');
 
@@ -88,33 +94,23 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
     );
   }
 
+  const list = { title, languages: contents.languages, current, onChoose: choose };
+  if (Ready) return <Ready {...list} />;
   return (
-    <FormControl component="fieldset" fullWidth>
-      <FormLabel component="legend" id={titleId} sx={{ marginBlockEnd: 1 }}>
-        {title}
-      </FormLabel>
-      <RadioGroup
-        aria-labelledby={titleId}
-        name={`language-${titleId}`}
-        value={current ?? ''}
-        onChange={(_e, value) => choose(value as Locale)}
-      >
-        {contents.languages.map((l) => (
-          <FormControlLabel
-            key={l.code}
-            value={l.code}
-            control={<Radio />}
-            label={<span lang={l.code}>{l.label}</span>}
-            sx={{
-              marginInline: 0,
-              paddingBlock: 0.5,
-              borderBlockEnd: 1,
-              borderColor: 'divider',
-              minHeight: 48,
-            }}
-          />
-        ))}
-      </RadioGroup>
-    </FormControl>
+    <Suspense
+      // Named as the list will be, and busy until it is there.
+      fallback={<Skeleton variant="rounded" height={240} role="status" aria-busy="true" aria-label={title} />}
+    >
+      <LazyLanguageList {...list} />
+    </Suspense>
   );
 }
+
+// The code the contents need ({@link ContentsCode}): the list variant's chunk; the compact variant needs none.
+LanguageChooser.prepare = ((contents) =>
+  contents.variant === 'compact'
+    ? Promise.resolve()
+    : listModule.firstTry()) satisfies ContentsCode<LanguageChooserContents>['prepare'];
+LanguageChooser.prepared = ((contents) =>
+  contents.variant === 'compact' ||
+  listModule.loaded() !== null) satisfies ContentsCode<LanguageChooserContents>['prepared'];
