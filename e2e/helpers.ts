@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { startServer, type BenchServer } from '../bench/server';
 
 /** A fresh, valid Indian mobile number: national form and E.164. */
 export function uniquePhone(): { national: string; e164: string } {
@@ -170,5 +171,21 @@ export async function watchPlaceholders(page: Page) {
     new MutationObserver(() => {
       if (document.querySelector('[aria-busy="true"]')) document.documentElement.dataset.sawPlaceholder = '';
     }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+/**
+ * Starts a BFF of its own for a spec that needs settings the shared server does not have (VAPID keys, a
+ * tracing collector…), on `port`, with `env` over what every end-to-end server has: NODE_ENV test, no rate
+ * limit and no load shedding. Shedding is off as on the shared server (playwright.config.ts): two browsers and
+ * the servers share CI's 2 cores, and a second of event-loop delay would shed a page load as a 503 JSON answer
+ * the test never recovers from (seen on the sign-up page of reminders.spec.ts).
+ */
+export function startOwnServer(port: number, env: Record<string, string>): Promise<BenchServer> {
+  return startServer(port, {
+    NODE_ENV: 'test',
+    RATE_LIMIT_MAX: '0',
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
   });
 }

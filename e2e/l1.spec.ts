@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { startServer, type BenchServer } from '../bench/server';
-import { choose, signUp } from './helpers';
+import type { BenchServer } from '../bench/server';
+import { choose, signUp, startOwnServer } from './helpers';
 
 /**
  * Issue 16 item 5, the L1 screens (SPEC §2) as variants of their screens (bff/screens/variants): with the
@@ -16,9 +16,7 @@ test.describe.configure({ mode: 'serial' });
 let server: BenchServer;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  server = await startServer(port, {
-    NODE_ENV: 'test',
-    RATE_LIMIT_MAX: '0',
+  server = await startOwnServer(port, {
     OTP_RESEND_COOLDOWN_MS: '1000',
     MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     ENABLE_OYO360_L1_REVAMP: 'true',

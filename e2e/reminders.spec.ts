@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import webpush from 'web-push';
-import { startServer, type BenchServer } from '../bench/server';
+import type { BenchServer } from '../bench/server';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../bff/test-support/push-service';
-import { addHotel, signUp } from './helpers';
+import { addHotel, signUp, startOwnServer } from './helpers';
 
 /**
  * Issue 15 item 5, reminders by web push (SPEC §9): the service worker is registered after start, the browser
@@ -26,9 +26,7 @@ let pushService: PushServiceStandIn;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   pushService = await startPushServiceStandIn();
-  server = await startServer(port, {
-    NODE_ENV: 'test',
-    RATE_LIMIT_MAX: '0',
+  server = await startOwnServer(port, {
     OTP_RESEND_COOLDOWN_MS: '1000',
     MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     VAPID_PUBLIC_KEY: vapid.publicKey,

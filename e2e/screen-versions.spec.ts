@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { startServer, type BenchServer } from '../bench/server';
-import { signUp } from './helpers';
+import type { BenchServer } from '../bench/server';
+import { signUp, startOwnServer } from './helpers';
 
 /**
  * Issue 16 item 3: a staff member changes a label through the staff API, an owner sees it on the next load
@@ -21,9 +21,7 @@ let server: BenchServer;
 test.beforeAll(async () => {
   // Its own server starts here; on two loaded cores that has been seen to take more than 90 s.
   test.setTimeout(180_000);
-  server = await startServer(port, {
-    NODE_ENV: 'test',
-    RATE_LIMIT_MAX: '0',
+  server = await startOwnServer(port, {
     OTP_RESEND_COOLDOWN_MS: '1000',
     MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     SUPPORT_STAFF_TOKEN: STAFF_TOKEN,

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { startServer, type BenchServer } from '../bench/server';
-import { addHotel, signUp } from './helpers';
+import type { BenchServer } from '../bench/server';
+import { addHotel, signUp, startOwnServer } from './helpers';
 
 /**
  * The support chat needs OYO_360_CHAT_ENABLED and a staff token, which the other end-to-end tests run
@@ -19,9 +19,7 @@ let server: BenchServer;
 test.beforeAll(async () => {
   // Its own server starts here; on two loaded cores that has been seen to take more than 90 s.
   test.setTimeout(180_000);
-  server = await startServer(port, {
-    NODE_ENV: 'test',
-    RATE_LIMIT_MAX: '0',
+  server = await startOwnServer(port, {
     OTP_RESEND_COOLDOWN_MS: '1000',
     OYO_360_CHAT_ENABLED: 'true',
     // No internet in tests: the map's tiles fail at once and it keeps its plain surface.

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { startServer, type BenchServer } from '../bench/server';
+import type { BenchServer } from '../bench/server';
 import {
   attributeOf,
   SPAN_KIND,
   startOtlpCollector,
   type OtlpCollector,
 } from '../bff/test-support/otlp-collector';
-import { uniquePhone } from './helpers';
+import { startOwnServer, uniquePhone } from './helpers';
 
 /**
  * Issue 15 item 4: with a collector configured, one trace goes from the owner's tap in the browser (the
@@ -25,9 +25,7 @@ test.beforeAll(async () => {
   // Its own server starts here; on two loaded cores that can take long.
   test.setTimeout(180_000);
   collector = await startOtlpCollector(collectorPort);
-  server = await startServer(port, {
-    NODE_ENV: 'test',
-    RATE_LIMIT_MAX: '0',
+  server = await startOwnServer(port, {
     MAP_TILE_URL: 'https://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
   });

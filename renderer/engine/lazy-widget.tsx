@@ -36,10 +36,8 @@ export type LazyWidgetComponent<C> = WidgetComponent<C> & {
    */
   preload(pageTried?: boolean): Promise<void>;
   /**
-   * Starts fetching the widget's code as {@link LazyWidgetComponent.preload} does; resolves once it is loaded or
-   * its first try failed (the retries go on), never rejects. What the page waits for before its first draw
-   * (renderer/main.tsx): a chunk the page preloads is there by then, and one that failed does not keep the
-   * page blank through the retries' delays.
+   * Starts fetching the widget's code as `preload` does; resolves once it is loaded or its first try failed
+   * (widgets/retry-import.ts `LazyModule.firstTry`: what a page waits for before its first draw).
    */
   firstTry(pageTried?: boolean): Promise<void>;
   /** Whether the widget's code has arrived: then it is drawn at once, without the skeleton. */
@@ -98,6 +96,18 @@ function contentsCode(component: WidgetComponent | undefined): ContentsCode<unkn
     : undefined;
 }
 
+/** `code`, and the code `contents` need when `component` has some ({@link ContentsCode}). */
+function withContentsCode(
+  component: WidgetComponent | undefined,
+  code: Promise<void>,
+  contents: unknown,
+): Promise<void> {
+  const part = contentsCode(component);
+  return part && contents !== undefined
+    ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
+    : code;
+}
+
 /**
  * Starts fetching the code of `component` when it is a {@link lazyWidget}, and the code its `contents` need
  * when it has some ({@link ContentsCode}); resolves once loaded or failed, never rejects. `pageTried`: the page
@@ -109,11 +119,11 @@ export function preloadWidget(
   contents?: unknown,
 ): Promise<void> {
   const preload = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.preload;
-  const code = typeof preload === 'function' ? preload(pageTried) : Promise.resolve();
-  const part = contentsCode(component);
-  return part && contents !== undefined
-    ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
-    : code;
+  return withContentsCode(
+    component,
+    typeof preload === 'function' ? preload(pageTried) : Promise.resolve(),
+    contents,
+  );
 }
 
 /**
@@ -138,9 +148,9 @@ export function widgetFirstTry(
   contents?: unknown,
 ): Promise<void> {
   const firstTry = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.firstTry;
-  const code = typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve();
-  const part = contentsCode(component);
-  return part && contents !== undefined
-    ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
-    : code;
+  return withContentsCode(
+    component,
+    typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve(),
+    contents,
+  );
 }
