@@ -95,7 +95,53 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
     reply.log.info({ code: body.error.code, status }, 'request refused');
   }
   if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
+  if (status >= 500 && isPageLoad(reply.request)) {
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(errorPage(reply.request, body.error.message, error.retryAfterS));
+  }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Whether `request` is a browser opening a page (GET or HEAD asking for HTML), not a call of the API. */
+function isPageLoad(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    (request.headers.accept ?? '').includes('text/html') &&
+    !request.url.startsWith('/hms_ms/')
+  );
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/**
+ * The page a browser shows when opening a page failed on the server (5xx: shed under load, database
+ * unreachable…), instead of the API's JSON: `message` (the generic error text, SPEC §8), 'Please try after some
+ * time.' and a Refresh link to the same address, in the request's language; with `retryAfterS` (seconds) the
+ * page opens itself again after that long (`<meta http-equiv="refresh">`, as the answer's Retry-After says).
+ */
+function errorPage(request: FastifyRequest, message: string, retryAfterS: number | undefined): string {
+  const { translate } = request.server.translations;
+  const later = translate(request.locale, 'errors.try_later');
+  const refresh = translate(request.locale, 'shell.actions.refresh');
+  const again = retryAfterS !== undefined ? `<meta http-equiv="refresh" content="${retryAfterS}">` : '';
+  return (
+    `<!doctype html><html lang="${escapeHtml(request.locale)}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">${again}` +
+    `<title>${escapeHtml(message)}</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;margin:0;padding:24px;color:#1A1A1A">` +
+    `<main><h1 style="font-size:20px">${escapeHtml(message)}</h1><p>${escapeHtml(later)}</p>` +
+    `<p><a href="" style="color:#B3132E">${escapeHtml(refresh)}</a></p></main></body></html>`
+  );
 }
 
 /** Options of the errors plugin: Retry-After of the 503 answered while the database is unreachable. */

@@ -109,6 +109,26 @@ describe('under pressure (@fastify/under-pressure)', () => {
     expect(ready.headers['retry-after']).toBe('1');
   });
 
+  it('a page opened while shedding is an HTML page with the generic text and Refresh, opened again after Retry-After; the API stays JSON', async () => {
+    const app = await buildTestApp({ config: { pressure: { ...pressure, maxHeapUsedBytes: 1 } } });
+    await vi.waitFor(
+      async () => expect((await app.inject('/hms_ms/api/v1/global_info')).statusCode).toBe(503),
+      { timeout: 10_000 },
+    );
+    const page = await app.inject({ url: '/propertyOnboard/sign_up', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(503);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['retry-after']).toBe('4');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.body).toContain('<h1 style="font-size:20px">Internal Server Error</h1>');
+    expect(page.body).toContain('<p>Please try after some time.</p>');
+    expect(page.body).toContain('<a href="" style="color:#B3132E">Refresh</a>');
+    expect(page.body).toContain('<meta http-equiv="refresh" content="4">');
+    const api = await app.inject({ url: '/hms_ms/api/v1/global_info', headers: { accept: 'text/html' } });
+    expect(api.statusCode).toBe(503);
+    expect(api.json()).toMatchObject({ success: false, error: { code: 'ONB_UNDER_PRESSURE' } });
+  });
+
   it('sheds past the resident set size limit too', async () => {
     const app = await buildTestApp({ config: { pressure: { ...pressure, maxRssBytes: 1 } } });
     await vi.waitFor(
