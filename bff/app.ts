@@ -56,7 +56,7 @@ import previewRoutes from './routes/preview';
 import screenRoutes, { SCREEN_BRAND, signedInScreens } from './routes/screens';
 import { createPublicScreens } from './routes/screens/public-screens';
 import screenVersionRoutes from './routes/screen-versions';
-import socialRoutes from './routes/social';
+import socialRoutes, { configuredProviders } from './routes/social';
 import ssoRoutes from './routes/sso';
 import supportRoutes from './routes/support';
 import telemetryRoutes from './routes/telemetry';
@@ -388,7 +388,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(telemetryRoutes, { tracing: config.tracing });
   // Public screens are composed once per language, country, query, version and capabilities, for the API
   // and for index.html.
-  const publicScreens = createPublicScreens(config, screens, SCREEN_BRAND);
+  const publicScreens = createPublicScreens(config, screens, SCREEN_BRAND, configuredProviders(app));
   // One composer of signed-in screens for the API and for the pages that embed them (one kept set of bodies).
   const signedIn = signedInScreens(app, { config, screens, versions: screenVersions });
   await app.register(screenRoutes, { config, screens, versions: screenVersions, publicScreens, signedIn });

@@ -90,11 +90,16 @@ test("a signed-in owner's checklist page carries its screen and global info and 
   expect(asked.filter((path) => path.startsWith('/hms_ms/api/v1/screens/'))).toEqual([]);
 });
 
-test('the sign-up page preloads the logo it draws and asks for no global info', async ({ page }) => {
+test('the sign-up page preloads the logo it draws and asks for no global info nor login providers', async ({
+  page,
+}) => {
   const asked: string[] = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
   await page.goto('/propertyOnboard/sign_up');
   await expect(page.getByLabel('Mobile number')).toBeVisible();
+  // The configured providers come composed in the screen: the buttons are drawn with it.
+  await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeVisible();
+  expect(asked).not.toContain('/hms_ms/api/v1/users/social_login/providers');
   const logo = page.locator('link[rel="preload"][as="image"]');
   await expect(logo).toHaveAttribute('href', /^\/propertyOnboard\/assets\/logo-[\w-]+\.svg$/);
   await expect(page.getByRole('banner').getByRole('img')).toHaveAttribute(

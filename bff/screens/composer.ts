@@ -105,6 +105,12 @@ export interface ScreenContext {
    * item 19: offer only what the country onboards). Absent or empty: the whole catalogue.
    */
   unsupported_sub_types?: string[] | null;
+  /**
+   * The login providers configured on this server (routes/social `configuredProviders`), on the screens composed
+   * without a session: the social_login_buttons widget's `configured`, so that its buttons come with the screen.
+   * Absent on signed-in screens (Account asks, for the providers the owner has not linked yet).
+   */
+  social_providers?: string[] | null;
 }
 
 /**

@@ -5167,7 +5167,7 @@ export interface ReminderButtonContents {
   off_text?: string;
 }
 /**
- * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).
+ * One button per login provider (SPEC §1, §7, §9: Google, Facebook, Apple, Truecaller) that is also configured on the server (`configured`, composed into the screen; else asked with getSocialProviders); nothing at all when none is. Google, Facebook and Apple go to the provider's page (startSocialLogin); Truecaller opens its deep link and polls social_media_login (SPEC §4, §9 timings).
  *
  * This interface was referenced by `AllSchemas`'s JSON-Schema
  * via the `definition` "SocialLoginButtonsContents".
@@ -5181,6 +5181,12 @@ export interface SocialLoginButtonsContents {
    * sign_in (default); link adds the provider to the signed-in owner (Account) and hides providers already linked.
    */
   intent?: 'sign_in' | 'link';
+  /**
+   * The providers configured on the server, composed into the screen (the context's social_providers): the buttons are drawn with the screen, without asking getSocialProviders. Absent: the widget asks (and always for intent link, whose providers depend on the owner).
+   *
+   * @maxItems 4
+   */
+  configured?: ('google' | 'facebook' | 'apple' | 'truecaller')[];
   /**
    * The buttons in order; a provider the server has not configured is not drawn.
    *

@@ -53,6 +53,36 @@ describe('SocialLoginButtons', () => {
     expect(screen.getByText('or continue with')).toBeInTheDocument();
   });
 
+  it('draws the buttons of the providers composed into the screen in its first render, without asking', () => {
+    const load = vi.fn(configured(['google', 'facebook', 'apple', 'truecaller']));
+    render(
+      harness({
+        component: SocialLoginButtons,
+        contents: { ...contents(), configured: ['google', 'apple'] },
+        load,
+      }),
+    );
+    // Synchronously: no answer is waited for.
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue with Apple' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Continue with Facebook' })).not.toBeInTheDocument();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("asks for Account (intent link) even with providers composed: which are linked is the owner's", async () => {
+    const load = vi.fn(configured(['google', 'apple'], ['google']));
+    render(
+      harness({
+        component: SocialLoginButtons,
+        contents: { ...contents('link'), configured: ['google', 'apple'] },
+        load,
+      }),
+    );
+    expect(await screen.findByRole('button', { name: /Apple/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Google/ })).not.toBeInTheDocument();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
   it('draws nothing, not even the divider, when no provider is configured', async () => {
     const load = vi.fn(configured([]));
     render(harness({ component: SocialLoginButtons, contents: contents(), load }));

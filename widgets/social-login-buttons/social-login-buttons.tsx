@@ -25,8 +25,10 @@ const failureOf = (error: unknown): RequestFailure | null =>
   error && typeof error === 'object' && 'message' in error ? (error as RequestFailure) : null;
 
 /**
- * The `social_login_buttons` widget (issue 11 items 2–3): asks the server which providers are configured
- * (getSocialProviders) and draws one button for each of `contents.providers` that is, or nothing.
+ * The `social_login_buttons` widget (issue 11 items 2–3): draws one button for each of `contents.providers`
+ * that the server has configured, or nothing. Which are configured comes with the screen (`contents.configured`,
+ * composed by the server), so the buttons are in the screen's first paint; without it, and always for intent
+ * `link` (Account: the providers the owner has not linked yet), the widget asks (getSocialProviders).
  * Google, Facebook and Apple: startSocialLogin, then the browser goes to the provider's page (the return
  * is the shell's /propertyOnboard/social_login/:oauth_mode page). Truecaller: startTruecallerLogin, open the
  * deep link; if the page still has focus after {@link TRUECALLER_DEEP_LINK_WINDOW_MS} the app is not there;
@@ -41,14 +43,23 @@ export function SocialLoginButtons({
   send,
   dispatch,
 }: WidgetProps<SocialLoginButtonsContents>) {
-  const [configured, setConfigured] = useState<Provider[] | null>(null);
+  const intent = contents.intent ?? 'sign_in';
+  const composed = intent === 'link' ? undefined : contents.configured;
+  const [asked, setConfigured] = useState<Provider[] | null>(null);
+  const configured = composed ?? asked;
   const [busy, setBusy] = useState<Provider | null>(null);
   const [message, setMessage] = useState<{ text: string; severity: 'error' | 'info' } | null>(null);
   const mounted = useRef(true);
-  const intent = contents.intent ?? 'sign_in';
 
   useEffect(() => {
     mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (composed) return;
     const controller = new AbortController();
     load('/hms_ms/api/v1/users/social_login/providers', {}, controller.signal)
       .then((data) => {
@@ -61,11 +72,8 @@ export function SocialLoginButtons({
       .catch(() => {
         if (!controller.signal.aborted) setConfigured([]);
       });
-    return () => {
-      mounted.current = false;
-      controller.abort();
-    };
-  }, [load, intent]);
+    return () => controller.abort();
+  }, [load, intent, composed]);
 
   const shown = contents.providers.filter((p) => configured?.includes(p.provider));
   if (shown.length === 0) return null;

@@ -51,8 +51,17 @@ export interface PublicScreens {
   ): PublicScreen;
 }
 
-/** The composed public screens of a catalogue, for a configuration; `brand`: the brand drawn without a lead. */
-export function createPublicScreens(config: Config, screens: ScreenCatalogue, brand: Brand): PublicScreens {
+/**
+ * The composed public screens of a catalogue, for a configuration; `brand`: the brand drawn without a lead;
+ * `socialProviders`: the login providers configured here (routes/social `configuredProviders`), bound as the
+ * context's `social_providers` (absent: the social buttons ask the server).
+ */
+export function createPublicScreens(
+  config: Config,
+  screens: ScreenCatalogue,
+  brand: Brand,
+  socialProviders?: readonly string[],
+): PublicScreens {
   const cache = new Map<string, PublicScreen>();
   return {
     get(id, locale, country, params, variant = {}) {
@@ -84,6 +93,7 @@ export function createPublicScreens(config: Config, screens: ScreenCatalogue, br
           params,
           locale,
           brand,
+          ...(socialProviders ? { social_providers: [...socialProviders] } : {}),
         });
         const payload = variant.capabilities ? variant.capabilities.fit(composed) : composed;
         entry = { payload };

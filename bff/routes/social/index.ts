@@ -20,6 +20,18 @@ import { errorResponses, ok, ref } from '../responses';
 /** Where the client route of the return lives (SPEC §2 /propertyOnboard/social_login/:oauth_mode). */
 export const SOCIAL_LOGIN_RETURN_PATH = '/propertyOnboard/social_login';
 
+/**
+ * The login providers configured here, in the order of the buttons: Google, Facebook and Apple when their
+ * OpenID settings are (`app.socialLogin`), then Truecaller when its partner key is. What getSocialProviders
+ * answers as `providers`, and what the public screens are composed with (`social_providers`, the
+ * social_login_buttons widget's `configured`).
+ */
+export function configuredProviders(app: FastifyInstance): string[] {
+  const providers: string[] = [...app.socialLogin.enabled()];
+  if (app.truecaller.enabled()) providers.push('truecaller');
+  return providers;
+}
+
 /** Parameters of a form_post return that are passed on to the client route (never the rest). */
 const FORM_POST_PARAMS = ['code', 'state', 'iss', 'error', 'error_description'] as const;
 
@@ -78,8 +90,7 @@ export default async function socialRoutes(app: FastifyInstance, opts: { config:
       },
     },
     async (request) => {
-      const providers: string[] = [...app.socialLogin.enabled()];
-      if (app.truecaller.enabled()) providers.push('truecaller');
+      const providers = configuredProviders(app);
       const linked = request.user ? await app.socialLogin.linkedProviders(request.user.id) : [];
       return { success: true, data: { providers, linked } };
     },

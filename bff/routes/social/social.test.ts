@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SocialProviderConfig } from '../../config';
 import { startOidcStandIn, standInAccount, type OidcStandIn } from '../../test-support/oidc-stand-in';
 import { buildTestApp } from '../../test-helpers';
+import { defaultScreensDir } from '../../app';
+import { loadScreenCatalogue } from '../../screens/composer';
+import { createTranslations } from '../../services/translations';
 
 const ORIGIN = 'http://app.test';
 const redirectUri = (provider: string) => `${ORIGIN}/propertyOnboard/social_login/${provider}`;
@@ -143,6 +146,32 @@ let counter = 0;
 const uniqueEmail = (prefix = 'owner') => `${prefix}-${Date.now()}-${(counter += 1)}@example.com`;
 
 describe('providers (SPEC §9 login providers)', () => {
+  it('composes the public screens with the same list: the sign-in buttons come with the screen, unasked', async () => {
+    const t = createTranslations();
+    const screens = loadScreenCatalogue({ dir: defaultScreensDir, translate: t.translate });
+    const google: SocialProviderConfig = {
+      issuer: 'https://accounts.google.example',
+      clientId: 'google-client',
+      clientSecret: 'google-secret-0123456789abcdef',
+      endpoints: null,
+      scope: 'openid email profile',
+    };
+    const withGoogle = await buildTestApp({
+      screens,
+      config: { socialProviders: { google, facebook: null, apple: null } },
+    });
+    const bare = await buildTestApp({ screens });
+    const socialButtons = async (server: FastifyInstance, screenId: string) => {
+      const screen = await server.inject(`/hms_ms/api/v1/screens/${screenId}`);
+      const widgets = screen.json().data.widget_list as { widget_type: string; contents: unknown }[];
+      return widgets.find((w) => w.widget_type === 'social_login_buttons')?.contents;
+    };
+    for (const screenId of ['sign_up', 'login']) {
+      expect(await socialButtons(withGoogle, screenId)).toMatchObject({ configured: ['google'] });
+      expect(await socialButtons(bare, screenId)).toMatchObject({ configured: [] });
+    }
+  });
+
   it('lists only the configured providers, and refuses an unconfigured one', async () => {
     const res = await app.inject('/hms_ms/api/v1/users/social_login/providers');
     expect(res.json()).toEqual({
@@ -153,6 +182,7 @@ describe('providers (SPEC §9 login providers)', () => {
     const bare = await buildTestApp();
     const none = await bare.inject('/hms_ms/api/v1/users/social_login/providers');
     expect(none.json().data.providers).toEqual([]);
+
     const refused = await bare.inject({
       method: 'POST',
       url: '/hms_ms/api/v1/users/social_login/authorize',
