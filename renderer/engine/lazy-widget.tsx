@@ -96,12 +96,18 @@ function contentsCode(component: WidgetComponent | undefined): ContentsCode<unkn
     : undefined;
 }
 
-/** `code`, and the code `contents` need when `component` has some ({@link ContentsCode}). */
-function withContentsCode(
+/**
+ * The code of `component` as its `start` (`preload`: every try; `firstTry`) fetches it when it is a
+ * {@link lazyWidget}, and the code its `contents` need when it has some ({@link ContentsCode}). Never rejects.
+ */
+function widgetCode(
   component: WidgetComponent | undefined,
-  code: Promise<void>,
+  start: 'preload' | 'firstTry',
+  pageTried: boolean,
   contents: unknown,
 ): Promise<void> {
+  const load = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.[start];
+  const code = typeof load === 'function' ? load(pageTried) : Promise.resolve();
   const part = contentsCode(component);
   return part && contents !== undefined
     ? Promise.all([code, part.prepare(contents)]).then(() => undefined)
@@ -118,12 +124,7 @@ export function preloadWidget(
   pageTried = false,
   contents?: unknown,
 ): Promise<void> {
-  const preload = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.preload;
-  return withContentsCode(
-    component,
-    typeof preload === 'function' ? preload(pageTried) : Promise.resolve(),
-    contents,
-  );
+  return widgetCode(component, 'preload', pageTried, contents);
 }
 
 /**
@@ -147,10 +148,5 @@ export function widgetFirstTry(
   pageTried = false,
   contents?: unknown,
 ): Promise<void> {
-  const firstTry = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.firstTry;
-  return withContentsCode(
-    component,
-    typeof firstTry === 'function' ? firstTry(pageTried) : Promise.resolve(),
-    contents,
-  );
+  return widgetCode(component, 'firstTry', pageTried, contents);
 }

@@ -45,7 +45,7 @@ export function SocialLoginButtons({
 }: WidgetProps<SocialLoginButtonsContents>) {
   const intent = contents.intent ?? 'sign_in';
   const composed = intent === 'link' ? undefined : contents.configured;
-  const [asked, setConfigured] = useState<Provider[] | null>(null);
+  const [asked, setAsked] = useState<Provider[] | null>(null);
   const configured = composed ?? asked;
   const [busy, setBusy] = useState<Provider | null>(null);
   const [message, setMessage] = useState<{ text: string; severity: 'error' | 'info' } | null>(null);
@@ -65,12 +65,12 @@ export function SocialLoginButtons({
       .then((data) => {
         const d = data as { providers?: Provider[]; linked?: Provider[] };
         const linked = new Set(d.linked ?? []);
-        setConfigured(
+        setAsked(
           (d.providers ?? []).filter((p) => intent !== 'link' || (p !== 'truecaller' && !linked.has(p))),
         );
       })
       .catch(() => {
-        if (!controller.signal.aborted) setConfigured([]);
+        if (!controller.signal.aborted) setAsked([]);
       });
     return () => controller.abort();
   }, [load, intent, composed]);

@@ -9,6 +9,8 @@ import {
   type ErrorCode,
   type OnboardError,
 } from '../../errors';
+import { escapeHtml } from '../../html';
+import { isClientRoute } from '../external/static';
 
 /**
  * Turns any error into the wire shape of SPEC §8 / the shared context:
@@ -105,23 +107,16 @@ export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/** Whether `request` is a browser opening a page (GET or HEAD asking for HTML), not a call of the API. */
+/**
+ * Whether `request` is a browser opening a page (GET or HEAD of what the static plugin answers with
+ * index.html: `isClientRoute`), not a call of the API.
+ */
 function isPageLoad(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
-    (request.headers.accept ?? '').includes('text/html') &&
-    !request.url.startsWith('/hms_ms/')
+    isClientRoute(request.url, request.headers.accept ?? '')
   );
 }
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /**
  * The page a browser shows when opening a page failed on the server (5xx: shed under load, database

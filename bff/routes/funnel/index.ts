@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { computeFunnel, shortDuration, type Funnel } from '../../services/funnel';
 import { errorResponses, ok, ref } from '../responses';
 import { staffOnly, staffPageOnly, staffSecurity } from '../staff';
+import { escapeHtml } from '../../html';
 
 /** The staff funnel as JSON. */
 export const FUNNEL_PATH = '/hms_ms/api/v1/staff/funnel';
@@ -17,8 +18,6 @@ async function typedQuery(request: FastifyRequest) {
   const query = request.query as Record<string, unknown>;
   if (typeof query.days === 'string' && /^\d{1,4}$/.test(query.days)) query.days = Number(query.days);
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The funnel as an HTML page (no script: it runs under the app's Content-Security-Policy): a horizontal bar
