@@ -116,7 +116,8 @@ export default async function funnelRoutes(
     FUNNEL_PAGE_PATH,
     {
       preValidation: typedQuery,
-      config: { public: true },
+      // An HTML page: the pages' security headers (plugins/external/helmet.ts).
+      config: { public: true, document: true },
       preHandler: staffPageOnly(config),
       schema: {
         operationId: 'getFunnelPage',

@@ -43,6 +43,20 @@ export { PUBLIC_SCREEN_CACHE_SIZE } from './public-screens';
  */
 export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | null {
   if (!header) return null;
+  const known = encodingOf.get(header);
+  if (known !== undefined) return known;
+  const chosen = parseEncoding(header);
+  // Browsers send one of a few headers: the answers for the last ones seen are kept (a bounded map).
+  if (encodingOf.size >= ENCODINGS_KEPT) encodingOf.delete(encodingOf.keys().next().value!);
+  encodingOf.set(header, chosen);
+  return chosen;
+}
+
+/** How many `Accept-Encoding` headers {@link preferredEncoding} keeps the answer for. */
+const ENCODINGS_KEPT = 32;
+const encodingOf = new Map<string, 'br' | 'gzip' | null>();
+
+function parseEncoding(header: string): 'br' | 'gzip' | null {
   const accepted = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
