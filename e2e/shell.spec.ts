@@ -90,7 +90,7 @@ test("a signed-in owner's checklist page carries its screen and global info and 
   expect(asked.filter((path) => path.startsWith('/hms_ms/api/v1/screens/'))).toEqual([]);
 });
 
-test('the sign-up page preloads the logo it draws and asks for no global info nor login providers', async ({
+test('the sign-up page preloads the logo it draws and asks for no global info, login providers nor favicon', async ({
   page,
 }) => {
   const asked: string[] = [];
@@ -107,4 +107,7 @@ test('the sign-up page preloads the logo it draws and asks for no global info no
     (await logo.getAttribute('href'))!,
   );
   expect(asked).not.toContain('/hms_ms/api/v1/global_info');
+  // The favicon is in the page (a data: URL): no request of it is on the way to the first paint.
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/png;base64,/);
+  expect(asked.filter((path) => /favicon/.test(path))).toEqual([]);
 });
