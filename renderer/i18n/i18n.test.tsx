@@ -102,21 +102,23 @@ describe('setLanguage and translations', () => {
     };
     i18n.store.on('added', onAdded);
     try {
-      // Two built-in areas as they are, one changed, and `screens`, which the app does not read.
-      const errors = { ...(builtIn.errors as Record<string, unknown>), generic: 'Something else went wrong' };
+      // One built-in area as it is, one changed; `screens` and `errors` (the server's error messages, which
+      // come translated in its answers), which the app does not read.
+      const widgets = { ...(builtIn.widgets as Record<string, unknown>), extra: 'Something else' };
       const texts = {
         shell: builtIn.shell,
-        widgets: builtIn.widgets,
-        errors,
+        widgets,
+        errors: { generic: 'Something went wrong' },
         screens: { title: 'List your property' },
       };
       fetchMock.mockResolvedValueOnce(reply(texts));
       expect(await loadTranslations('en-GB')).toBe(true);
-      expect(added.map((r) => Object.keys(r))).toEqual([['errors']]);
-      expect(i18n.t('errors.generic')).toBe('Something else went wrong');
+      expect(added.map((r) => Object.keys(r))).toEqual([['widgets']]);
+      expect(i18n.t('widgets.extra')).toBe('Something else');
       expect(i18n.exists('screens.title')).toBe(false);
+      expect(i18n.exists('errors.generic')).toBe(false);
       const cached = JSON.parse(localStorage.getItem('messages')!)['en-GB'];
-      expect(Object.keys(cached).sort()).toEqual(['errors', 'shell', 'widgets']);
+      expect(Object.keys(cached).sort()).toEqual(['shell', 'widgets']);
 
       // The same texts again: no area is added, and the cache is left as it is.
       const setItem = vi.spyOn(Storage.prototype, 'setItem');
@@ -129,10 +131,10 @@ describe('setLanguage and translations', () => {
       // The staff preview asks for `screens` too: it is added, and kept beside the app's areas.
       fetchMock.mockResolvedValueOnce(reply(texts));
       expect(await loadTranslations('en-GB', undefined, PREVIEW_AREAS)).toBe(true);
-      expect(added.map((r) => Object.keys(r))).toEqual([['errors'], ['screens']]);
+      expect(added.map((r) => Object.keys(r))).toEqual([['widgets'], ['screens']]);
       expect(i18n.t('screens.title')).toBe('List your property');
       const both = JSON.parse(localStorage.getItem('messages')!)['en-GB'];
-      expect(Object.keys(both).sort()).toEqual(['errors', 'screens', 'shell', 'widgets']);
+      expect(Object.keys(both).sort()).toEqual(['screens', 'shell', 'widgets']);
     } finally {
       i18n.store.off('added', onAdded);
     }

@@ -25,7 +25,7 @@ function addBundle(locale: Locale, messages: ClientMessages): void {
 }
 
 /**
- * Adds the areas of `messages` (shell, widgets, errors, screens…) whose texts differ from what i18next holds
+ * Adds the areas of `messages` (shell, widgets, screens…) whose texts differ from what i18next holds
  * for `locale`, as a transition: every component that translates re-renders when texts are added, and as a
  * transition React draws that in slices instead of one long task (issue 13 item 4: TBT). Areas that are
  * already there as they are (the built-in en-GB texts, a cached copy) are not added again, so an unchanged
@@ -41,9 +41,9 @@ function addChangedAreas(locale: Locale, messages: ClientMessages): void {
 }
 
 /**
- * The areas of the texts the app draws from itself (the built-in en-GB ones: shell, widgets, errors). The
- * `screens` area comes composed in every screen's payload; only the staff preview, which names screens, reads it
- * ({@link PREVIEW_AREAS}).
+ * The areas of the texts the app draws from itself (the built-in en-GB ones: shell, widgets). The `screens`
+ * area comes composed in every screen's payload; only the staff preview, which names screens, reads it
+ * ({@link PREVIEW_AREAS}). `errors` is the server's: its messages come translated in its answers.
  */
 export const CLIENT_AREAS: readonly string[] = Object.keys(BUILT_IN_MESSAGES);
 
