@@ -44,30 +44,38 @@ test.describe('on a desktop-wide window', () => {
   });
 });
 
-test('a screen chunk that does not load is tried 6 times, then Refresh reloads the page (SPEC §4, §8)', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(120_000);
-  await signUp(page, request);
-  const id = await addHotel(page, 'Chunk Court');
-  // The checklist widget's code and its contents validator: every request of them fails.
-  const tries = new Map<string, number>();
-  await page.route(/\/assets\/checklist-[^/]*\.js$/, (route) => {
-    const name = new URL(route.request().url()).pathname;
-    tries.set(name, (tries.get(name) ?? 0) + 1);
-    return route.abort('connectionreset');
-  });
-  await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
-  const fallback = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
-  await expect(fallback).toBeVisible({ timeout: 20_000 });
-  expect(Math.max(...tries.values())).toBe(6);
+// The page fetches the chunk itself (modulepreload) and the renderer imports it: an import made while that fetch
+// is under way shares it (one fetch for both), else it is a fetch of its own. Six fetches either way.
+for (const { when, slowMs } of [
+  { when: 'once the page fetched it', slowMs: 0 },
+  { when: 'while the page still fetches it', slowMs: 1500 },
+]) {
+  test(`a screen chunk that does not load is tried 6 times (${when}), then Refresh reloads the page (SPEC §4, §8)`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    await signUp(page, request);
+    const id = await addHotel(page, 'Chunk Court');
+    // The checklist widget's code: every request of it fails (the first after `slowMs`).
+    const tries = new Map<string, number>();
+    await page.route(/\/assets\/checklist-[^/]*\.js$/, async (route) => {
+      const name = new URL(route.request().url()).pathname;
+      tries.set(name, (tries.get(name) ?? 0) + 1);
+      if (tries.get(name) === 1 && slowMs) await new Promise((resolve) => setTimeout(resolve, slowMs));
+      return route.abort('connectionreset');
+    });
+    await page.goto(`/propertyOnboard/task?property_unique_id=${id}`);
+    const fallback = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+    await expect(fallback).toBeVisible({ timeout: 20_000 });
+    expect(Math.max(...tries.values())).toBe(6);
 
-  await page.unroute(/\/assets\/checklist-[^/]*\.js$/);
-  await fallback.getByRole('button', { name: 'Refresh' }).click();
-  await expect(fallback).toHaveCount(0);
-  await expect(page.getByRole('heading', { name: 'Chunk Court' })).toBeVisible();
-});
+    await page.unroute(/\/assets\/checklist-[^/]*\.js$/);
+    await fallback.getByRole('button', { name: 'Refresh' }).click();
+    await expect(fallback).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Chunk Court' })).toBeVisible();
+  });
+}
 
 test("a signed-in owner's checklist page carries its screen and global info and names its code in its head: it asks for neither", async ({
   page,

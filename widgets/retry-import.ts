@@ -2,19 +2,49 @@
 export const IMPORT_RETRIES = 5;
 
 /**
- * Calls `load` (a dynamic import) until it resolves: the first try and up to {@link IMPORT_RETRIES} more,
- * `delayMs` × attempt (ms) apart. Rejects with the last error. `pageTried`: the page has already fetched the
- * module once ({@link pagePreloads}), which counts as the first try, so one import fewer is made (SPEC §4: never
- * more than 6 fetches).
+ * A chunk the page has fetched itself (its `<link rel="modulepreload">`, {@link pagePreloads}): `fetches()` is
+ * how many times the browser has fetched its address so far, failed fetches included (its Resource Timing
+ * entries; 0 when it has none to tell).
  */
-export async function retryImport<T>(load: () => Promise<T>, delayMs = 300, pageTried = false): Promise<T> {
-  const retries = pageTried ? IMPORT_RETRIES - 1 : IMPORT_RETRIES;
-  for (let attempt = 0; ; attempt += 1) {
+export interface PagePreload {
+  fetches(): number;
+}
+
+/**
+ * Whether the page has fetched a module before the renderer imports it: `false` no; a {@link PagePreload}
+ * (what {@link pagePreloads} finds); `true` yes, once, with no way to tell more.
+ */
+export type PageTried = boolean | PagePreload;
+
+/**
+ * How many times a module has been fetched after `imports` failed imports of it. The page's own fetch
+ * (`pageTried`) is one more, unless the first import shared it: an import made while the page's fetch is under
+ * way waits for that fetch instead of making another, which the browser's count ({@link PagePreload}) shows.
+ */
+function fetchesSoFar(pageTried: PageTried, imports: number): number {
+  if (pageTried === false) return imports;
+  const counted = pageTried === true ? 0 : pageTried.fetches();
+  return counted > 0 ? counted : imports + 1;
+}
+
+/**
+ * Calls `load` (a dynamic import) until it resolves: the first fetch and up to {@link IMPORT_RETRIES} more
+ * (SPEC §4: never more than 6), `delayMs` × attempt (ms) apart. Rejects with the last error. `pageTried`: the
+ * page has fetched the module itself ({@link pagePreloads}); that fetch counts as the first, unless the first
+ * import shared it (it was still under way): 5 imports then, else 6.
+ */
+export async function retryImport<T>(
+  load: () => Promise<T>,
+  delayMs = 300,
+  pageTried: PageTried = false,
+): Promise<T> {
+  const most = 1 + IMPORT_RETRIES;
+  for (let imports = 1; ; imports += 1) {
     try {
       return await load();
     } catch (error) {
-      if (attempt >= retries) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delayMs * (attempt + 1)));
+      if (imports >= most || fetchesSoFar(pageTried, imports) >= most) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delayMs * imports));
     }
   }
 }
@@ -23,32 +53,42 @@ export async function retryImport<T>(load: () => Promise<T>, delayMs = 300, page
  * Whether the page names a chunk for preloading: a `<link rel="modulepreload" data-widget-type="…">` (a
  * widget's code) or `data-shell-part="…"` (the shell's, e.g. `footer`) that the server writes in a page that
  * carries its first screen (bff/plugins/external/static.ts), fetched by the browser with the page's script.
- * That fetch counts as the first try of the chunk (SPEC §4).
+ * That fetch counts as the first of the chunk (SPEC §4): the {@link PagePreload} of the link's address, else
+ * false.
  */
 export function pagePreloads(
   kind: 'widget-type' | 'shell-part',
   name: string,
   doc: Document | undefined = globalThis.document,
-): boolean {
+): PagePreload | false {
   if (!doc) return false;
-  return [...doc.querySelectorAll(`link[rel="modulepreload"][data-${kind}]`)].some(
-    (link) => link.getAttribute(`data-${kind}`) === name,
+  const link = [...doc.querySelectorAll<HTMLLinkElement>(`link[rel="modulepreload"][data-${kind}]`)].find(
+    (l) => l.getAttribute(`data-${kind}`) === name,
   );
+  if (!link) return false;
+  const href = link.href;
+  return {
+    fetches: () =>
+      typeof performance?.getEntriesByName === 'function'
+        ? performance.getEntriesByName(href, 'resource').length
+        : 0,
+  };
 }
 
 /** A module fetched once, when first asked for ({@link lazyModule}). */
 export interface LazyModule<T> {
   /**
    * Starts fetching the module (once: every call shares the same tries) and resolves with it; rejects when
-   * every try failed ({@link retryImport}: 6 in all, 5 when `pageTried`), and a later call does not try again.
+   * every try failed ({@link retryImport}: 6 fetches in all, the page's own included when `pageTried`), and a
+   * later call does not try again.
    */
-  load(pageTried?: boolean): Promise<T>;
+  load(pageTried?: PageTried): Promise<T>;
   /**
    * Starts fetching as {@link LazyModule.load} does; resolves once the module is there or its first try failed
    * (the retries go on), never rejects. What a page waits for before its first draw: a chunk it preloads is
    * there by then, and one that failed does not keep the page blank through the retries' delays.
    */
-  firstTry(pageTried?: boolean): Promise<void>;
+  firstTry(pageTried?: PageTried): Promise<void>;
   /** The module once it has arrived, else null. */
   loaded(): T | null;
 }
@@ -69,7 +109,7 @@ export function lazyModule<T>(load: () => Promise<T>, delayMs = 300): LazyModule
     if (attempts++ === 0) tried.catch(() => firstFailed());
     return tried;
   };
-  const start = (pageTried = false): Promise<T> => {
+  const start = (pageTried: PageTried = false): Promise<T> => {
     loading ??= retryImport(attempt, delayMs, pageTried).then((arrived) => (module = arrived));
     return loading;
   };

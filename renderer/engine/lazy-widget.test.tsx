@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WidgetProps } from '../../widgets/widget-props';
 import { i18n } from '../i18n/instance';
-import { pagePreloads } from '../../widgets/retry-import';
+import { pagePreloads, retryImport } from '../../widgets/retry-import';
 import { lazyWidget, preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 
 const props = {} as WidgetProps<unknown>;
@@ -66,11 +66,42 @@ describe('lazyWidget: a chunk that does not load (SPEC §4, §8, issue 12 item 2
       '<link rel="modulepreload" href="/propertyOnboard/assets/LinearProgress-b2.js" />' +
       '<link rel="modulepreload" href="/propertyOnboard/assets/footer-c3.js" data-shell-part="footer" />' +
       '<link rel="preload" as="image" href="/x.svg" data-widget-type="table" />';
-    expect(pagePreloads('widget-type', 'checklist', doc)).toBe(true);
+    const checklist = pagePreloads('widget-type', 'checklist', doc);
+    expect(checklist).not.toBe(false);
     expect(pagePreloads('widget-type', 'table', doc)).toBe(false);
     expect(pagePreloads('widget-type', 'map_pin', doc)).toBe(false);
-    expect(pagePreloads('shell-part', 'footer', doc)).toBe(true);
+    expect(pagePreloads('shell-part', 'footer', doc)).not.toBe(false);
     expect(pagePreloads('widget-type', 'footer', doc)).toBe(false);
+    // Its fetches are the browser's Resource Timing entries of the link's address.
+    const getEntriesByName = vi.spyOn(performance, 'getEntriesByName').mockReturnValue([]);
+    expect(checklist && checklist.fetches()).toBe(0);
+    expect(getEntriesByName).toHaveBeenCalledWith(
+      expect.stringMatching(/\/propertyOnboard\/assets\/checklist-a1\.js$/),
+      'resource',
+    );
+    getEntriesByName.mockRestore();
+  });
+
+  it("makes 6 fetches in all with the page's own, whether or not the first import shared it (SPEC §4)", async () => {
+    const fail = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    // The page's fetch was over: every import is a fetch of its own, one after the page's.
+    let separate = 0;
+    const apart = vi.fn(() => ((separate += 1), fail()));
+    await expect(retryImport(apart, 0, { fetches: () => separate + 1 })).rejects.toThrow(TypeError);
+    expect(apart).toHaveBeenCalledTimes(5);
+    // The first import came while the page's fetch was under way and waited for it: one fetch for both.
+    let shared = 0;
+    const joined = vi.fn(() => ((shared += 1), fail()));
+    await expect(retryImport(joined, 0, { fetches: () => shared })).rejects.toThrow(TypeError);
+    expect(joined).toHaveBeenCalledTimes(6);
+    // No count from the browser: the page's fetch is taken as one of its own.
+    const unknown = vi.fn(fail);
+    await expect(retryImport(unknown, 0, { fetches: () => 0 })).rejects.toThrow(TypeError);
+    expect(unknown).toHaveBeenCalledTimes(5);
+    // A count that stays low never makes more than 6 imports.
+    const stuck = vi.fn(fail);
+    await expect(retryImport(stuck, 0, { fetches: () => 1 })).rejects.toThrow(TypeError);
+    expect(stuck).toHaveBeenCalledTimes(6);
   });
 
   it('draws the widget when a retry succeeds', async () => {

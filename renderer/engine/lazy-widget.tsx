@@ -2,7 +2,7 @@ import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Skeleton from '@mui/material/Skeleton';
-import { lazyModule } from '../../widgets/retry-import';
+import { lazyModule, type PageTried } from '../../widgets/retry-import';
 import type { ContentsCode, WidgetComponent, WidgetProps } from '../../widgets/widget-props';
 import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
@@ -31,15 +31,15 @@ function moduleLoadFallbackOnly({ error }: FallbackProps): ReactElement {
 export type LazyWidgetComponent<C> = WidgetComponent<C> & {
   /**
    * Starts fetching the widget's code; resolves once it is loaded or failed every try (never rejects).
-   * `pageTried`: the page has already fetched it once (a `<link rel="modulepreload">`: widgets/retry-import.ts
-   * `pagePreloads`), which counts as the first try: one import fewer is made if it failed.
+   * `pageTried`: the page has fetched it itself (a `<link rel="modulepreload">`: widgets/retry-import.ts
+   * `pagePreloads`), which counts as the first fetch (6 in all: `retryImport`).
    */
-  preload(pageTried?: boolean): Promise<void>;
+  preload(pageTried?: PageTried): Promise<void>;
   /**
    * Starts fetching the widget's code as `preload` does; resolves once it is loaded or its first try failed
    * (widgets/retry-import.ts `LazyModule.firstTry`: what a page waits for before its first draw).
    */
-  firstTry(pageTried?: boolean): Promise<void>;
+  firstTry(pageTried?: PageTried): Promise<void>;
   /** Whether the widget's code has arrived: then it is drawn at once, without the skeleton. */
   isLoaded(): boolean;
 };
@@ -61,7 +61,7 @@ export function lazyWidget<C>(
   const code = lazyModule(load, delayMs);
   // Kept: every try has failed, and drawing the widget must not try 6 times more (a screen preloads its
   // widgets, then draws them); the fallback's Refresh reloads the page, which starts afresh.
-  const start = (pageTried = false): Promise<WidgetComponent<C>> =>
+  const start = (pageTried: PageTried = false): Promise<WidgetComponent<C>> =>
     code.load(pageTried).catch((error: unknown) => {
       throw new ModuleLoadError(error);
     });
@@ -78,12 +78,12 @@ export function lazyWidget<C>(
       </ErrorBoundary>
     );
   }
-  LazyWidget.preload = (pageTried?: boolean) =>
+  LazyWidget.preload = (pageTried?: PageTried) =>
     start(pageTried).then(
       () => undefined,
       () => undefined,
     );
-  LazyWidget.firstTry = (pageTried?: boolean) => code.firstTry(pageTried);
+  LazyWidget.firstTry = (pageTried?: PageTried) => code.firstTry(pageTried);
   LazyWidget.isLoaded = () => code.loaded() !== null;
   return LazyWidget;
 }
@@ -103,7 +103,7 @@ function contentsCode(component: WidgetComponent | undefined): ContentsCode<unkn
 function widgetCode(
   component: WidgetComponent | undefined,
   start: 'preload' | 'firstTry',
-  pageTried: boolean,
+  pageTried: PageTried,
   contents: unknown,
 ): Promise<void> {
   const load = (component as Partial<LazyWidgetComponent<unknown>> | undefined)?.[start];
@@ -117,11 +117,11 @@ function widgetCode(
 /**
  * Starts fetching the code of `component` when it is a {@link lazyWidget}, and the code its `contents` need
  * when it has some ({@link ContentsCode}); resolves once loaded or failed, never rejects. `pageTried`: the page
- * has fetched the widget's chunk once already (widgets/retry-import.ts `pagePreloads`).
+ * has fetched the widget's chunk itself (widgets/retry-import.ts `pagePreloads`).
  */
 export function preloadWidget(
   component: WidgetComponent | undefined,
-  pageTried = false,
+  pageTried: PageTried = false,
   contents?: unknown,
 ): Promise<void> {
   return widgetCode(component, 'preload', pageTried, contents);
@@ -145,7 +145,7 @@ export function widgetCodeLoaded(component: WidgetComponent | undefined, content
  */
 export function widgetFirstTry(
   component: WidgetComponent | undefined,
-  pageTried = false,
+  pageTried: PageTried = false,
   contents?: unknown,
 ): Promise<void> {
   return widgetCode(component, 'firstTry', pageTried, contents);

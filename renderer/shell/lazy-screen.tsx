@@ -2,18 +2,18 @@ import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement }
 import { ErrorBoundary } from 'react-error-boundary';
 import { ModuleLoadFallback } from '../engine/module-load-fallback';
 import { Screen, type ScreenProps } from '../engine/screen';
-import { retryImport } from '../../widgets/retry-import';
+import { retryImport, type PageTried } from '../../widgets/retry-import';
 
 /**
  * React.lazy whose import is tried once and retried up to 5 times (SPEC §4, §9; widgets/retry-import.ts);
  * put it behind an error boundary with {@link ModuleLoadFallback}. `pageTried`: the page has fetched the
- * chunk once already (its `<link rel="modulepreload">`, `pagePreloads`), which counts as the first try.
+ * chunk itself (its `<link rel="modulepreload">`, `pagePreloads`), which counts as the first fetch.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the same bound as React.lazy's
 export function lazyWithRetry<T extends ComponentType<any>>(
   factory: () => Promise<{ default: T }>,
   delayMs?: number,
-  pageTried = false,
+  pageTried: PageTried = false,
 ): LazyExoticComponent<T> {
   return lazy(() => retryImport(factory, delayMs, pageTried));
 }
