@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** A BFF started for a benchmark. */
 export interface BenchServer {
@@ -24,21 +25,25 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** An existing data directory to start on; default: a new, empty one. */
   dataDir?: string;
+  /** The built server's folder (`server.js`, `instrument.js`); default `dist/server` (`npm run build`). */
+  serverDir?: string;
 }
 
 /**
  * Starts `node --import ./dist/server/instrument.js dist/server/server.js` (what `npm run serve` runs; `npm run build` makes it) on `port`, on an empty data
- * directory unless `opts.dataDir`, and waits for /readyz, polling /healthz and /readyz every 20 ms.
+ * directory unless `opts.dataDir` (another build's folder with `opts.serverDir`), and waits for /readyz, polling
+ * /healthz and /readyz every 20 ms.
  */
 export async function startServer(
   port: number,
   optsOrEnv: StartOptions | Record<string, string> = {},
 ): Promise<BenchServer> {
   const opts: StartOptions =
-    'env' in optsOrEnv || 'dataDir' in optsOrEnv
+    'env' in optsOrEnv || 'dataDir' in optsOrEnv || 'serverDir' in optsOrEnv
       ? (optsOrEnv as StartOptions)
       : { env: optsOrEnv as Record<string, string> };
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'onboard-bench-'));
+  const serverDir = resolve(opts.serverDir ?? 'dist/server');
   const started = performance.now();
   // node itself (not npx) so that stopping the child stops the server and frees the port.
   const child: ChildProcess = spawn(
@@ -47,8 +52,8 @@ export async function startServer(
     [
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       '--import',
-      './dist/server/instrument.js',
-      'dist/server/server.js',
+      pathToFileURL(join(serverDir, 'instrument.js')).href,
+      join(serverDir, 'server.js'),
     ],
     {
       env: {
