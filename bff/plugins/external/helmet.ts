@@ -107,10 +107,10 @@ export function securityHeaders(production: boolean): Readonly<Record<string, st
 }
 
 /**
- * Security headers from one synchronous hook: on pages, assets and every answer outside the API's prefix,
+ * Security headers from one synchronous hook: on pages, assets and every answer outside the API's prefixes,
  * helmet's defaults (HSTS in production: {@link securityHeaders}) and the {@link contentSecurityPolicy}; on
- * the API's answers (`/hms_ms/…`, `/owner_ms/…`, but a route whose config says `document`), {@link apiSecurityHeaders}. Both are written once at start and
- * set as they are (issue 13 item 6): @fastify/helmet ran helmet's eleven middlewares and an async hook that
+ * the API's answers (`/hms_ms/…`, `/owner_ms/…`, but a route whose config says `document`),
+ * {@link apiSecurityHeaders}. All are written once at start and set as they are (issue 13 item 6): @fastify/helmet ran helmet's eleven middlewares and an async hook that
  * built a `reply.helmet` closure on every request, and its `setHeader` calls on the raw response made Node
  * validate every header again when the answer was written. An answer written on the raw response after
  * `reply.hijack()` (the support chat's event stream) must copy `reply.getHeaders()` itself.
