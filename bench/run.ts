@@ -125,7 +125,6 @@ if (parts.has('size'))
     );
   }
 
-/** requests/s and p99 latency of `url` (autocannon; 1 s warm-up discarded, then `duration` s). */
 /** How many interleaved hello-world / sign-up pairs the sign-up ratio is the median of. */
 const RATIO_PAIRS = 3;
 
@@ -136,6 +135,7 @@ interface LoadFigures {
   non2xx: number;
 }
 
+/** requests/s and p99 latency of `url` (autocannon; 1 s warm-up discarded, then `duration` s). */
 async function load(
   url: string,
   connections: number,

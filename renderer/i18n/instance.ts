@@ -11,7 +11,7 @@ import widgets from './locales/en-GB/widgets.json';
  * Used until the server's translations arrive and whenever they fail (SPEC §8 translation fetch failure).
  * Two areas are the server's and are not built in (issue 13 item 2): `screens` (the server composes screens
  * with their texts already translated; ≈6 KB gzip) and `errors` (its error messages, which come translated in
- * its answers, and its e-mail and SMS texts; ≈2.4 KB gzip). The client's own error texts are `shell.errors`.
+ * its answers, and its e-mail and SMS texts; ≈2 KB gzip). The client's own error texts are `shell.errors`.
  */
 export const BUILT_IN_MESSAGES = { shell, widgets };
 
