@@ -45,10 +45,11 @@ test.describe('on a desktop-wide window', () => {
 });
 
 // The page fetches the chunk itself (modulepreload) and the renderer imports it: an import made while that fetch
-// is under way shares it (one fetch for both), else it is a fetch of its own. Six fetches either way.
+// is under way shares it (one fetch for both), else it is a fetch of its own. Six fetches either way: with every
+// fetch failing at once (either order, as it comes), and with the page's fetch held until the import has joined.
 for (const { when, slowMs } of [
-  { when: 'once the page fetched it', slowMs: 0 },
-  { when: 'while the page still fetches it', slowMs: 1500 },
+  { when: 'each fetch failing at once', slowMs: 0 },
+  { when: "the page's fetch held 1.5 s", slowMs: 1500 },
 ]) {
   test(`a screen chunk that does not load is tried 6 times (${when}), then Refresh reloads the page (SPEC §4, §8)`, async ({
     page,
