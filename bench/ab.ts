@@ -12,7 +12,7 @@
  * Both servers run as `npm run serve` runs them, without the rate limit and load shedding, each on an empty data
  * folder, on `BENCH_PORT` + 10 and + 11 (3309, 3310).
  */
-import autocannon from 'autocannon';
+import { load, median } from './load';
 import { startServer, type BenchServer } from './server';
 
 const args = process.argv.slice(2);
@@ -30,18 +30,9 @@ const connections = Number(option('connections', '50'));
 const seconds = Number(option('seconds', '5'));
 const port = Number(process.env.BENCH_PORT ?? 3299) + 10;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-/** Mean req/s of one run against `server` (a 1 s warm-up first); non-2xx answers are counted. */
+/** Mean req/s of one run against `server`; non-2xx answers are counted. */
 async function run(server: BenchServer): Promise<{ rps: number; non2xx: number }> {
-  const opts = {
-    url: `${server.url}${path}`,
-    connections,
-    headers: { 'accept-encoding': 'gzip, deflate, br' },
-  };
-  await autocannon({ ...opts, duration: 1 });
-  const r = await autocannon({ ...opts, duration: seconds });
-  return { rps: r.requests.average, non2xx: r.non2xx + r.errors };
+  return load(`${server.url}${path}`, connections, {}, seconds);
 }
 
 const env = { RATE_LIMIT_MAX: '0', PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };

@@ -14,16 +14,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
-import autocannon from 'autocannon';
 import { runLighthouse, type LighthouseFigures } from './lighthouse';
+import { load, median, type LoadFigures } from './load';
 import { startServer, type BenchServer } from './server';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.BENCH_PORT ?? 3299);
 const helloPort = port - 1;
 const KB = 1000;
-/** Browsers send this; the answers are measured as a phone receives them (compressed when large). */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 interface Row {
   figure: string;
@@ -35,7 +33,6 @@ const rows: Row[] = [];
 const row = (figure: string, value: string, goal: string, pass: boolean | null) =>
   rows.push({ figure, value, goal, pass });
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const ms = (x: number) => `${(x / 1000).toFixed(2)} s`;
 const kb = (b: number) => `${(b / KB).toFixed(1)} KB`;
 
@@ -127,26 +124,6 @@ if (parts.has('size'))
 
 /** How many interleaved hello-world / sign-up pairs the sign-up ratio is the median of. */
 const RATIO_PAIRS = 3;
-
-/** One load run: mean req/s, p99 latency (ms), and the count of non-2xx answers and errors. */
-interface LoadFigures {
-  rps: number;
-  p99: number;
-  non2xx: number;
-}
-
-/** requests/s and p99 latency of `url` (autocannon; 1 s warm-up discarded, then `duration` s). */
-async function load(
-  url: string,
-  connections: number,
-  headers: Record<string, string> = {},
-  duration = 5,
-): Promise<LoadFigures> {
-  const opts = { url, connections, headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers } };
-  await autocannon({ ...opts, duration: 1 });
-  const r = await autocannon({ ...opts, duration });
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
-}
 
 /** A Fastify hello-world (`{hello: 'world'}`, no logger) in its own process: the reference of the load figures. */
 async function startHello(): Promise<{ url: string; stop(): Promise<void> }> {
