@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addHotel, signUp, watchPlaceholders } from './helpers';
+import { addHotel, signUp, uniquePhone, watchPlaceholders } from './helpers';
 
 test('an invalid country code shows the not-found page', async ({ page }) => {
   await page.goto('/propertyOnboard/1x/task');
@@ -119,4 +119,25 @@ test('the sign-up page preloads the logo it draws and asks for no global info, l
   // The favicon is in the page (a data: URL): no request of it is on the way to the first paint.
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/png;base64,/);
   expect(asked.filter((path) => /favicon/.test(path))).toEqual([]);
+});
+
+test('the sign-up page fetches the dispatcher and field checks at the first tap, not with the page', async ({
+  page,
+}) => {
+  const chunks: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/interaction-code-[\w-]+\.js$/.test(r.url())) chunks.push(r.url());
+  });
+  await page.goto('/propertyOnboard/sign_up');
+  const phone = page.getByLabel('Mobile number');
+  await expect(phone).toBeVisible();
+  // Everything the page fetches of itself (its script, logo, service worker) is over.
+  await page.waitForLoadState('networkidle');
+  expect(chunks).toEqual([]);
+  await phone.click();
+  await expect.poll(() => chunks.length).toBe(1);
+  await phone.fill(uniquePhone().national);
+  await page.getByRole('button', { name: 'Get OTP' }).click();
+  await expect(page.getByLabel('One-time code')).toBeVisible();
+  expect(chunks).toHaveLength(1);
 });

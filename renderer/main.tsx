@@ -3,12 +3,15 @@ import { createRoot } from 'react-dom/client';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
+import { loadInteractionCode } from './engine/interaction';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
 import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
+import { onFirstInput } from './shell/first-input';
 import { loadGlobalInfo } from './shell/session';
+import { loadTouchRipple } from './shell/touch-ripple';
 import { provideRegionNames } from '../widgets/input/phone-field';
 
 /**
@@ -37,6 +40,12 @@ if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
 // the first screen is drawn; global info comes in the page with the first screen when the server put one there.
 void loadTranslations(locale, afterFirstDraw);
 void loadGlobalInfo(appStore, window.location.pathname, embedded?.global_info);
+// What only acts need (the dispatcher, the field checks, the buttons' ripple) is fetched at the owner's first
+// touch or key, not with the page (issue 13 item 2).
+onFirstInput(window, () => {
+  loadInteractionCode().catch(() => undefined);
+  void loadTouchRipple();
+});
 // SPEC §9: web push starts after a 1 s delay: the service worker is registered then, and its module loaded
 // only then, so the first screen's code does not carry it. Permission to show notifications is asked only on
 // a tap ('Remind me to finish', widgets/reminder-button), never on load.

@@ -2,13 +2,8 @@ import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DraftSave } from '../../schemas/generated/types';
 import { formErrorsAtom, formValuesAtom, resetUserAtoms } from '../state/atoms';
-import {
-  createDraftSaver,
-  readLocalDraft,
-  startingValues,
-  writeLocalDraft,
-  type DraftStatus,
-} from './drafts';
+import { createDraftSaver } from './draft-saver';
+import { readLocalDraft, startingValues, writeLocalDraft, type DraftStatus } from './drafts';
 import { writeField } from './form';
 
 const fetchMock = vi.fn<typeof fetch>();

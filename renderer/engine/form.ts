@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import type { JsonLogic, WidgetEnvelope } from '../../schemas/generated/types';
 import type { FormApi } from '../../widgets/widget-props';
 import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
-import { fieldChecksReady, findFieldRules, validateField, type Translate } from './field-validation';
+import type { Translate } from './field-validation';
+import { loadInteractionCode } from './interaction';
 import { evaluateCondition } from './logic';
 
 /** The current form values of a screen (`{}` when none). */
@@ -56,69 +57,10 @@ export interface FieldRulesSource {
   t: Translate;
 }
 
-/** Whether a widget binds `field` (its `field`, or a map pin's `lat_field` / `lng_field`). */
-function bindsField(widget: WidgetEnvelope, field: string): boolean {
-  const c = widget.contents as Record<string, unknown> | undefined;
-  return !!c && (c.field === field || c.lat_field === field || c.lng_field === field);
-}
-
-/**
- * Validates the listed fields of a screen's form against the rules their widgets declare
- * (field-validation.ts) and shows each failure under its field, clearing the error of a valid one. A field no
- * widget declares counts as valid; so does a field whose every widget is hidden (`visible_when` false over
- * the form): its error is cleared, so it does not show up in error when it appears later (issue 12 item 19:
- * the sub type in error after a submit refused for the title). True when all are valid.
- */
-export function validateFormFields(
-  store: AppStore,
-  screenId: string,
-  fields: readonly string[],
-  source: FieldRulesSource,
-): boolean {
-  const form = readForm(store, screenId);
-  const widgets = source.getWidgets();
-  let ok = true;
-  for (const field of fields) {
-    const own = widgets.filter((w) => bindsField(w, field));
-    if (own.length > 0 && !own.some((w) => evaluateCondition(w.visible_when, { form }))) {
-      setFieldError(store, screenId, field, undefined);
-      continue;
-    }
-    const rules = findFieldRules(widgets, field);
-    const error = rules ? validateField(rules, form[field], form, source.t) : undefined;
-    setFieldError(store, screenId, field, error);
-    if (error !== undefined) ok = false;
-  }
-  return ok;
-}
-
-/**
- * {@link validateFormFields} once every check of the listed fields can run in full (a phone field's waits for
- * libphonenumber-js, engine/phone-numbers.ts). Resolves false when a field is invalid, or when what a check
- * needs failed to load (the submit does not go out unchecked; the next try loads again).
- */
-export async function validateFormFieldsWhenReady(
-  store: AppStore,
-  screenId: string,
-  fields: readonly string[],
-  source: FieldRulesSource,
-): Promise<boolean> {
-  const widgets = source.getWidgets();
-  const ready = fieldChecksReady(fields.map((field) => findFieldRules(widgets, field)));
-  if (ready) {
-    try {
-      await ready;
-    } catch {
-      return false;
-    }
-  }
-  return validateFormFields(store, screenId, fields, source);
-}
-
 /**
  * The FormApi of widgets/widget-props.ts for one screen, backed by the jotai atoms of renderer/state.
- * `validate` checks a field with the rules of `source` (the screen's widgets); without a source it does
- * nothing. Re-renders the caller whenever the screen's values or errors change.
+ * `validate` checks a field with the rules of `source` (the screen's widgets, engine/form-checks.ts), once
+ * that code has loaded; without a source it does nothing. Re-renders the caller whenever the screen's values or errors change.
  */
 export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi {
   const store = useStore();
@@ -133,13 +75,12 @@ export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi
       evaluate: (rule: JsonLogic | undefined) => evaluateCondition(rule, { form }),
       validate: (field) => {
         if (!source) return;
-        const ready = fieldChecksReady([findFieldRules(source.getWidgets(), field)]);
-        if (!ready) validateFormFields(store, screenId, [field], source);
-        else
-          ready.then(
-            () => validateFormFields(store, screenId, [field], source),
-            () => undefined,
-          );
+        // The checks are code the page loads once the owner acts (engine/interaction.ts): a field loses focus
+        // after a tap or a key, so they are usually there already. Code that failed to load checks nothing.
+        loadInteractionCode().then(
+          ({ validateFieldWhenReady }) => validateFieldWhenReady(store, screenId, field, source),
+          () => undefined,
+        );
       },
     };
   }, [store, screenId, values, errors, source]);

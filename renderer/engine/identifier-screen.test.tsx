@@ -98,7 +98,8 @@ describe('KYC identifier fields on a screen', () => {
     await user.type(panField, 'abcpe1234');
     await user.tab();
     expect(panField).toHaveValue('ABCPE1234');
-    expect(panField).toHaveAttribute('aria-invalid', 'true');
+    // The checks are code loaded at the first key or tap (engine/interaction.ts).
+    await waitFor(() => expect(panField).toHaveAttribute('aria-invalid', 'true'));
     expect(panField).toHaveAccessibleDescription('A PAN has 10 characters');
 
     await user.clear(panField);
@@ -125,7 +126,7 @@ describe('KYC identifier fields on a screen', () => {
     const save = screen.getByRole('button', { name: 'Save' });
 
     await user.click(save);
-    expect(panField).toHaveAccessibleDescription('Please enter your PAN number');
+    await waitFor(() => expect(panField).toHaveAccessibleDescription('Please enter your PAN number'));
     expect(gstinField).toHaveAccessibleDescription('Please enter your GSTIN');
 
     await user.type(panField, 'abcpe1234f');

@@ -357,7 +357,8 @@ describe('Screen', () => {
       ],
     });
     await userEvent.click(await view.findByRole('button', { name: 'Continue' }));
-    expect(shell.navigate).toHaveBeenCalledWith('/dashboard', { replace: false });
+    // The dispatcher is code loaded at the first tap (engine/interaction.ts).
+    await waitFor(() => expect(shell.navigate).toHaveBeenCalledWith('/dashboard', { replace: false }));
   });
 
   it('on a 503 at save shows the error card with Retry, keeps what was typed, and Retry sends it again (issue 14 item 4)', async () => {

@@ -23,8 +23,10 @@ import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/genera
 import type { Dispatch, Load, PopupApi, Send, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
 import { activeHotelIdAtom, appStore, openPopupAtom } from '../state/atoms';
-import { dispatch as runActions, type DispatchContext } from './dispatcher';
-import { createDraftSaver, startingValues, type DraftSaver, type DraftStatus } from './drafts';
+import type { DispatchContext } from './dispatcher';
+import { interactionCodeFirstTry, loadInteractionCode, loadedInteractionCode } from './interaction';
+import type { DraftSaver, DraftSaverOptions } from './draft-saver';
+import { startingValues, type DraftStatus } from './drafts';
 import { replaceForm, useFormApi } from './form';
 import { uploadsOf } from './lazy-uploads';
 import { sendAnalyticsBlock, useShellHost } from './host';
@@ -152,10 +154,20 @@ interface SlotProps {
   popup: PopupApi;
   /** The payload was checked by the server (see {@link resolveWidget}). */
   checked: boolean;
+  /** The dispatcher's code failed every try (SPEC §4): the screen shows the fallback that reloads the page. */
+  onModuleError: () => void;
 }
 
 /** One widget: resolved, validated, wrapped in its own error boundary. */
-function WidgetSlot({ screenId, envelope, path, ctx, popup, checked }: SlotProps): ReactElement | null {
+function WidgetSlot({
+  screenId,
+  envelope,
+  path,
+  ctx,
+  popup,
+  checked,
+  onModuleError,
+}: SlotProps): ReactElement | null {
   const form = useFormApi(screenId, ctx);
   const resolution = useMemo(
     () => resolveWidget(screenId, envelope, path, checked),
@@ -167,11 +179,19 @@ function WidgetSlot({ screenId, envelope, path, ctx, popup, checked }: SlotProps
     // A widget's analytics block (issue 15 item 1): once when it is drawn with these contents.
     if (resolution.kind === 'draw') sendAnalyticsBlock(host, resolution.envelope.analytics, screenId);
   }, [resolution, host, screenId]);
-  // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read.
+  // A widget's scope (e.g. the place it picked) becomes the `response` its actions' rules read. The
+  // dispatcher comes after the first paint (engine/interaction.ts), usually before the owner's first act.
   const widgetDispatch = useCallback<Dispatch>(
     (actions: Action[], scope) =>
-      runActions(actions, scope && 'response' in scope ? { ...ctx, response: scope.response } : ctx),
-    [ctx],
+      loadInteractionCode().then(
+        ({ dispatch }) =>
+          dispatch(actions, scope && 'response' in scope ? { ...ctx, response: scope.response } : ctx),
+        () => {
+          onModuleError();
+          return false;
+        },
+      ),
+    [ctx, onModuleError],
   );
 
   if (resolution.kind === 'drop') return null;
@@ -379,7 +399,16 @@ export function primeScreenRequest(
   const code = envelopesOf(embedded.widget_list).map(({ widget_type: type, contents }) =>
     widgetFirstTry(lookup(type), pagePreloads('widget-type', type), contents),
   );
-  return Promise.all(code).then(() => undefined);
+  return Promise.all([...code, draftCode(embedded)]).then(() => undefined);
+}
+
+/**
+ * The code a payload's form needs before it is drawn: the draft saver (engine/interaction.ts) when it saves
+ * drafts (`form.draft`), so that the saver starts with the screen; resolves once it is there or its first try
+ * failed, never rejects.
+ */
+function draftCode(payload: ScreenPayload): Promise<void> | undefined {
+  return payload.form?.draft ? interactionCodeFirstTry() : undefined;
 }
 
 /**
@@ -390,9 +419,11 @@ export function primeScreenRequest(
 function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
   const primed = primedRequests.get(key);
   if (!primed?.checked || !primed.payload) return undefined;
-  const drawable = envelopesOf(primed.payload.widget_list).every(({ widget_type: type, contents }) =>
-    widgetCodeLoaded(lookup(type), contents),
-  );
+  const drawable =
+    (!primed.payload.form?.draft || loadedInteractionCode() !== null) &&
+    envelopesOf(primed.payload.widget_list).every(({ widget_type: type, contents }) =>
+      widgetCodeLoaded(lookup(type), contents),
+    );
   return drawable ? primed.payload : undefined;
 }
 
@@ -453,6 +484,7 @@ export function Screen({
   const form = useFormApi(screenId);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);
+  const moduleFailed = useCallback(() => setState({ status: 'module_error' }), []);
   const saverRef = useRef<DraftSaver | null>(null);
   const appliedKeyRef = useRef<string | null>(null);
   const forceApplyRef = useRef(false);
@@ -516,9 +548,12 @@ export function Screen({
             preloadWidget(lookup(type), false, contents),
           );
           // A payload the server checked needs no validators (issue 13): only the code of its widgets.
-          Promise.all([checked ? undefined : loadWidgetValidators(types), ...code]).then(() => {
-            if (!controller.signal.aborted) show();
-          }, moduleError);
+          Promise.all([checked ? undefined : loadWidgetValidators(types), ...code, draftCode(ready)]).then(
+            () => {
+              if (!controller.signal.aborted) show();
+            },
+            moduleError,
+          );
         };
         if (checked) {
           draw();
@@ -561,7 +596,7 @@ export function Screen({
     const { values, resend } = startingValues(spec);
     replaceForm(store, screenId, values);
     if (spec.draft) {
-      saverRef.current = createDraftSaver({
+      const options: DraftSaverOptions = {
         draft: spec.draft,
         screenId,
         store,
@@ -572,7 +607,19 @@ export function Screen({
           forceApplyRef.current = true;
           refresh();
         },
-      });
+      };
+      // The saver's code came before the screen was drawn (draftCode), unless its first try failed: then the
+      // saver starts once a retry brings it, and sends what was typed meanwhile (`resend`).
+      const code = loadedInteractionCode();
+      if (code) saverRef.current = code.createDraftSaver(options);
+      else
+        loadInteractionCode().then(
+          ({ createDraftSaver }) => {
+            if (appliedKeyRef.current === key && saverRef.current === null)
+              saverRef.current = createDraftSaver({ ...options, resend: true });
+          },
+          () => setState({ status: 'module_error' }),
+        );
     }
   }, [payload, requestKey, screenId, store, host, refresh]);
 
@@ -660,6 +707,7 @@ export function Screen({
             ctx={ctx}
             popup={popup}
             checked={state.checked}
+            onModuleError={moduleFailed}
           />
         ))}
         {state.payload.form?.draft && <DraftStatusLine status={draftStatus} />}

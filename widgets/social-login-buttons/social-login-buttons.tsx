@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Box, Button, Divider, Stack, Typography } from '@mui/material';
+import { Box, Button, Divider, Stack, Typography } from '@mui/material';
+import ErrorIcon from '@mui/icons-material/Error';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import type { SocialLoginButtonsContents } from '../../schemas/generated/types';
 import type { RequestFailure, WidgetProps } from '../widget-props';
 
@@ -164,12 +166,37 @@ export function SocialLoginButtons({
             {p.label}
           </Button>
         ))}
-        {message && (
-          <Alert severity={message.severity} role={message.severity === 'error' ? 'alert' : 'status'}>
-            {message.text}
-          </Alert>
-        )}
+        {message && <Message {...message} />}
       </Stack>
+    </Box>
+  );
+}
+
+/**
+ * Colours of {@link Message}: those of MUI's standard Alert for the two severities (text 4.5:1 and more on its
+ * background).
+ */
+const MESSAGE_STYLE = {
+  error: { Icon: ErrorIcon, color: '#5F2120', bgcolor: '#FDEDED', iconColor: '#D32F2F' },
+  info: { Icon: InfoOutlined, color: '#014361', bgcolor: '#E5F6FD', iconColor: '#0288D1' },
+} as const;
+
+/**
+ * A sign-in failure (role="alert") or a note on the way (role="status") under the buttons, drawn as MUI's
+ * standard Alert looks, without its code in the first page (issue 13 item 2: only a tap can show one).
+ */
+function Message({ text, severity }: { text: string; severity: 'error' | 'info' }) {
+  const { Icon, color, bgcolor, iconColor } = MESSAGE_STYLE[severity];
+  return (
+    <Box
+      role={severity === 'error' ? 'alert' : 'status'}
+      data-severity={severity}
+      sx={{ display: 'flex', gap: 1.5, px: 2, py: 0.75, borderRadius: 1, color, bgcolor }}
+    >
+      <Icon aria-hidden sx={{ color: iconColor, fontSize: 22, my: 0.875 }} />
+      <Typography variant="body2" sx={{ py: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+        {text}
+      </Typography>
     </Box>
   );
 }

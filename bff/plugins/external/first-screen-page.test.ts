@@ -49,6 +49,7 @@ function builtClientDir(): string {
       },
       '_Ripple.js': { file: 'assets/Ripple-r2.js' },
       'shell/footer.tsx': { file: 'assets/footer-f4.js', isDynamicEntry: true, imports: ['_Ripple.js'] },
+      'engine/interaction-code.ts': { file: 'assets/interaction-code-i5.js', isDynamicEntry: true },
     }),
   );
   return dir;
@@ -276,6 +277,19 @@ describe('lazyCodeFiles and withPreloadedCode', () => {
         '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
     );
     expect(withPreloadedCode('<head></head>', { ...payload, widget_list: [] }, files)).toBe('<head></head>');
+    // A screen that saves drafts needs the draft saver (the engine's interaction code) before it is drawn.
+    expect(files.interaction).toEqual(['/propertyOnboard/assets/interaction-code-i5.js']);
+    const drafts = {
+      ...payload,
+      widget_list: [],
+      form: {
+        initial: {},
+        draft: { endpoint: '/x', fields: ['a'], version: 1, version_field: 'v', storage_key: 'k' },
+      },
+    } as unknown as ScreenPayload;
+    expect(withPreloadedCode('<head></head>', drafts, files)).toBe(
+      '<head><link rel="modulepreload" href="/propertyOnboard/assets/interaction-code-i5.js" data-shell-part="interaction" /></head>',
+    );
   });
 
   it('a page that carries its screen names the code of its lazy widgets and of a footer it shows', async () => {

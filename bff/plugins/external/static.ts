@@ -187,6 +187,11 @@ export interface LazyCodeFiles {
   widgets: Map<string, string[]>;
   /** The footer tabs (renderer/shell/footer.tsx, loaded by the shell when a route shows them): the same. */
   footer: string[];
+  /**
+   * The engine's interaction code (renderer/engine/interaction-code.ts: the dispatcher, the field checks, the
+   * draft saver), which a screen that saves drafts (`form.draft`) needs before it is drawn: the same.
+   */
+  interaction: string[];
 }
 
 /**
@@ -217,13 +222,21 @@ export function lazyCodeFiles(clientDir: string): LazyCodeFiles {
     const type = /(?:^|\/)widgets\/([a-z-]+)\/index\.tsx?$/.exec(key)?.[1];
     if (type && chunk.isDynamicEntry) widgets.set(type.replaceAll('-', '_'), filesOf(key));
   }
-  const footer = Object.keys(manifest).find((key) => /(?:^|\/)shell\/footer\.tsx$/.test(key));
-  return { widgets, footer: footer && manifest[footer]!.isDynamicEntry ? filesOf(footer) : [] };
+  const dynamicEntry = (pattern: RegExp) => {
+    const key = Object.keys(manifest).find((inner) => pattern.test(inner));
+    return key && manifest[key]!.isDynamicEntry ? filesOf(key) : [];
+  };
+  return {
+    widgets,
+    footer: dynamicEntry(/(?:^|\/)shell\/footer\.tsx$/),
+    interaction: dynamicEntry(/(?:^|\/)engine\/interaction-code\.ts$/),
+  };
 }
 
 /**
  * `html` with `<link rel="modulepreload">` at the end of its head for the code of every lazily loaded widget
- * `payload` draws, and for the footer tabs when `footer` ({@link lazyCodeFiles}): the browser fetches it while
+ * `payload` draws, for the footer tabs when `footer`, and for the engine's interaction code when the screen
+ * saves drafts ({@link lazyCodeFiles}): the browser fetches it while
  * it loads the page's script, instead of once the script has run (issue 13 item 4). The chunk of a widget and
  * of the footer is named (`data-widget-type`, `data-shell-part`): the renderer counts that fetch as the first
  * of its tries (SPEC §4: the first and up to 5 more).
@@ -249,6 +262,7 @@ export function withPreloadedCode(
     add(files.widgets.get(type) ?? [], `data-widget-type="${type}"`);
   }
   if (footer) add(files.footer, 'data-shell-part="footer"');
+  if (payload.form?.draft) add(files.interaction, 'data-shell-part="interaction"');
   return atHeadEnd(html, links.join(''));
 }
 
@@ -338,7 +352,9 @@ export default fp<{
     // A public page (sign-in) draws the brand's logo above its screen: its page names it for preloading.
     const logo = built ? brandLogoPath(clientDir) : null;
     const publicIndexHtml = logo ? withPreloadedImage(indexHtml, logo) : indexHtml;
-    const codeFiles: LazyCodeFiles = built ? lazyCodeFiles(clientDir) : { widgets: new Map(), footer: [] };
+    const codeFiles: LazyCodeFiles = built
+      ? lazyCodeFiles(clientDir)
+      : { widgets: new Map(), footer: [], interaction: [] };
     const pages = new Map<string, EmbeddedPage | null>();
     /** A page kept by `key`, made from `html` (null: none) on first use. */
     const keptPage = (key: string, html: () => string | null): EmbeddedPage | null => {
