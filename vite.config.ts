@@ -149,8 +149,8 @@ export default defineConfig(({ mode }) => {
       // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
       manifest: true,
       target: 'es2022',
-      // No polyfill of `<link rel="modulepreload">`: every browser of es2022 but Safari 16 has it, and there the
-      // page's imports fetch the same modules (≈0.3 KB gzip of every page, issue 13 item 2).
+      // No polyfill of `<link rel="modulepreload">`: the browsers of es2022 have it but Safari before 17, where
+      // the page's own imports fetch the same modules (≈0.3 KB gzip of every page, issue 13 item 2).
       modulePreload: { polyfill: false },
       rolldownOptions: {
         treeshake: {

@@ -121,12 +121,13 @@ test('the sign-up page preloads the logo it draws and asks for no global info, l
   expect(asked.filter((path) => /favicon/.test(path))).toEqual([]);
 });
 
-test('the sign-up page fetches the dispatcher and field checks at the first tap, not with the page', async ({
+test('the sign-up page fetches the dispatcher, field checks and code field when the owner acts, not with the page', async ({
   page,
 }) => {
   const chunks: string[] = [];
   page.on('request', (r) => {
-    if (/\/assets\/interaction-code-[\w-]+\.js$/.test(r.url())) chunks.push(r.url());
+    const name = /\/assets\/(interaction-code|otp-field|TouchRipple)-[\w-]+\.js$/.exec(r.url())?.[1];
+    if (name) chunks.push(name);
   });
   await page.goto('/propertyOnboard/sign_up');
   const phone = page.getByLabel('Mobile number');
@@ -134,10 +135,13 @@ test('the sign-up page fetches the dispatcher and field checks at the first tap,
   // Everything the page fetches of itself (its script, logo, service worker) is over.
   await page.waitForLoadState('networkidle');
   expect(chunks).toEqual([]);
+  // The first touch: the dispatcher and field checks, and the buttons' ripple.
   await phone.click();
-  await expect.poll(() => chunks.length).toBe(1);
+  await expect.poll(() => [...chunks].sort()).toEqual(['TouchRipple', 'interaction-code']);
+  // The first keystroke of the number: the code field of the next step.
   await phone.fill(uniquePhone().national);
+  await expect.poll(() => chunks.filter((name) => name === 'otp-field')).toEqual(['otp-field']);
   await page.getByRole('button', { name: 'Get OTP' }).click();
   await expect(page.getByLabel('One-time code')).toBeVisible();
-  expect(chunks).toHaveLength(1);
+  expect([...chunks].sort()).toEqual(['TouchRipple', 'interaction-code', 'otp-field']);
 });

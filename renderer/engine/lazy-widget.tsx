@@ -1,8 +1,8 @@
 import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { ErrorBoundary, type FallbackProps } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
-import Skeleton from '@mui/material/Skeleton';
 import { lazyModule, type PageTried } from '../../widgets/retry-import';
+import { Skeleton } from '../../widgets/skeleton';
 import type { ContentsCode, WidgetComponent, WidgetProps } from '../../widgets/widget-props';
 import { ModuleLoadError, ModuleLoadFallback } from './module-load-fallback';
 
@@ -11,7 +11,6 @@ function WidgetLoading(): ReactElement {
   const { t } = useTranslation();
   return (
     <Skeleton
-      variant="rounded"
       height={120}
       role="status"
       aria-busy="true"

@@ -16,7 +16,6 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActions from '@mui/material/CardActions';
 import CardContent from '@mui/material/CardContent';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
@@ -41,12 +40,14 @@ import {
 } from './reports';
 import { preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 import { pagePreloads } from '../../widgets/retry-import';
+import { Skeleton } from '../../widgets/skeleton';
 import { envelopesOf } from '../../schemas/app/widget-types';
 import { ModuleLoadFallback } from './module-load-fallback';
 import {
   checkScreenPayload,
   checkWidgetContents,
   loadWidgetValidators,
+  prefetchWidgetValidators,
   widgetTypesOf,
 } from './validation-schemas';
 
@@ -223,10 +224,10 @@ function ScreenSkeleton(): ReactElement {
   const { t } = useTranslation();
   return (
     <Stack spacing={2} aria-busy="true" aria-label={t('shell.loading')} role="status" sx={{ p: 2 }}>
-      <Skeleton variant="text" width="60%" height={40} />
-      <Skeleton variant="rounded" height={56} />
-      <Skeleton variant="rounded" height={56} />
-      <Skeleton variant="rounded" height={48} />
+      <Skeleton width="60%" height={32} />
+      <Skeleton height={56} />
+      <Skeleton height={56} />
+      <Skeleton height={48} />
     </Stack>
   );
 }
@@ -519,6 +520,8 @@ export function Screen({
     setState((previous) => (quiet && previous.status === 'ready' ? previous : { status: 'loading' }));
     const primed = quiet || source || endpoint !== SCREEN_ENDPOINT ? undefined : takePrimedRequest(fetchKey);
     const checked = primed?.checked === true;
+    // A payload to check: the validators' loaders travel with it.
+    if (!checked) prefetchWidgetValidators();
     const moduleError = () => {
       // A validator whose chunk failed every try (SPEC §4, §8): the fallback that reloads the page.
       if (!controller.signal.aborted) setState({ status: 'module_error' });

@@ -1,4 +1,3 @@
-import { widgetValidators } from '../../schemas/generated/widget-validators';
 import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
 
 /** One schema problem: the JSON path (JSON Pointer into the validated value) and ajv's message. */
@@ -54,11 +53,41 @@ const loaded = new Map<string, Validator>();
 /** Loads under way (or done), by widget type; a load that failed every try is forgotten. */
 const loading = new Map<string, Promise<void>>();
 
-const loaders = widgetValidators as Record<string, (() => Promise<{ validate: unknown }>) | undefined>;
+type Loaders = Record<string, (() => Promise<{ validate: unknown }>) | undefined>;
+
+/**
+ * The loaders of the validator modules (schemas/generated/widget-validators.ts), a chunk of their own: a page
+ * whose first screen came checked by the server needs none (issue 13 item 2). Asked for with the first
+ * screen payload that needs checking ({@link prefetchWidgetValidators}); retried as a module is (SPEC §4).
+ */
+let loaderMap: Promise<Loaders> | null = null;
+let loaders: Loaders | null = null;
+
+function loadLoaders(delayMs: number): Promise<Loaders> {
+  loaderMap ??= retryImport(
+    () => import('../../schemas/generated/widget-validators').then((m) => m.widgetValidators as Loaders),
+    delayMs,
+  ).then(
+    (map) => (loaders = map),
+    (error: unknown) => {
+      loaderMap = null;
+      throw error;
+    },
+  );
+  return loaderMap;
+}
+
+/**
+ * Starts fetching what {@link loadWidgetValidators} needs first (the loaders' chunk), so that it travels with
+ * a screen's payload rather than after it. Never rejects.
+ */
+export function prefetchWidgetValidators(delayMs = 300): void {
+  loadLoaders(delayMs).catch(() => undefined);
+}
 
 /** The loader of a widget type's validator module, or undefined for a type without one (unknown). */
-function loaderOf(widgetType: string): (() => Promise<{ validate: unknown }>) | undefined {
-  return Object.hasOwn(loaders, widgetType) ? loaders[widgetType] : undefined;
+function loaderOf(map: Loaders, widgetType: string): (() => Promise<{ validate: unknown }>) | undefined {
+  return Object.hasOwn(map, widgetType) ? map[widgetType] : undefined;
 }
 
 export { widgetTypesOf } from '../../schemas/app/widget-types';
@@ -67,8 +96,8 @@ export { widgetTypesOf } from '../../schemas/app/widget-types';
  * The widget types among `types` whose contents validator is known but not loaded yet (an unknown type has
  * none: the engine draws its quiet fallback without waiting).
  */
-export function validatorsToLoad(types: Iterable<string>): string[] {
-  return [...types].filter((type) => !loaded.has(type) && loaderOf(type) !== undefined);
+function validatorsToLoad(map: Loaders, types: Iterable<string>): string[] {
+  return [...types].filter((type) => !loaded.has(type) && loaderOf(map, type) !== undefined);
 }
 
 /**
@@ -77,11 +106,12 @@ export function validatorsToLoad(types: Iterable<string>): string[] {
  * attempt (ms) apart. Resolves once {@link checkWidgetContents} knows all of them; rejects with the last
  * error when one failed every try (the screen shows its error card with Refresh). Unknown types are skipped.
  */
-export function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Promise<void> {
-  const loads = validatorsToLoad(types).map((type) => {
+export async function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Promise<void> {
+  const map = loaders ?? (await loadLoaders(delayMs));
+  const loads = validatorsToLoad(map, types).map((type) => {
     let pending = loading.get(type);
     if (!pending) {
-      const load = loaderOf(type)!;
+      const load = loaderOf(map, type)!;
       pending = retryImport(load, delayMs).then(
         (module) => {
           loaded.set(type, module.validate as Validator);

@@ -23,7 +23,7 @@ describe('isDesktopEnvironment (SPEC §1, §9)', () => {
 });
 
 describe('DesktopGate', () => {
-  it('shows only the message on desktop and the app on mobile, re-evaluated on resize', () => {
+  it('shows only the message on desktop and the app on mobile, re-evaluated on resize', async () => {
     let probe: DesktopProbe = { width: 390, userAgent: IPHONE };
     const read = () => probe;
     render(
@@ -40,7 +40,7 @@ describe('DesktopGate', () => {
     act(() => {
       window.dispatchEvent(new Event('resize'));
     });
-    expect(view.getByText(/open the partner site on a mobile browser/)).toBeInTheDocument();
+    expect(await view.findByText(/open the partner site on a mobile browser/)).toBeInTheDocument();
     expect(view.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
   });
 });

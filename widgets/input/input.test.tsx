@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InputContents } from '../../schemas/generated/types';
@@ -10,6 +10,10 @@ import { countryOfNumber, nationalPart, provideRegionNames } from './phone-field
 import { COUNTRY_CALLING_CODES, loadPhoneLib } from './phone-lib';
 import { nextOtpValue, otpDigits } from './otp-field';
 import { wholeNumberOf } from './number-field';
+
+// The multiline, number and identifier kinds are a chunk the engine fetches before it draws a screen with one
+// (ContentsCode): here, before every test, as the engine would.
+beforeAll(() => Input.prepare({ field: 'f', kind: 'multiline', label: 'x' } as InputContents));
 
 describe('input fixtures', () => {
   it.each(goodFixtures('input').map((f) => [f.name, f.envelope] as const))('good/%s validates', (_n, env) => {

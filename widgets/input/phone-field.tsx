@@ -7,6 +7,7 @@ import type { InputContents } from '../../schemas/generated/types';
 import type { WidgetProps } from '../widget-props';
 import { COUNTRY_CALLING_CODES, loadPhoneLib, mainCountryOf, phoneLib } from './phone-lib';
 import { isRequired, stringValue } from './shared';
+import { loadOtpField } from './otp-code';
 import { namedRegions } from '../../schemas/app/region-names';
 
 /**
@@ -211,6 +212,8 @@ export function PhoneField({ id, contents, form }: WidgetProps<InputContents>) {
           if (phoneLib()) detect();
           // The first keystroke fetches the library; the number typed so far is read once it is there.
           else loadPhoneLib().then(detect, () => undefined);
+          // And the code field of the step that follows (once).
+          void loadOtpField();
         }}
         required={required}
         error={Boolean(error)}

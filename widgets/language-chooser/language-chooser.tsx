@@ -1,5 +1,6 @@
 import { Suspense, lazy, useId, useState } from 'react';
-import { Button, Skeleton } from '@mui/material';
+import { Button } from '@mui/material';
+import { Skeleton } from '../skeleton';
 import LanguageIcon from '@mui/icons-material/Language';
 import { useTranslation } from 'react-i18next';
 import type { LanguageChooserContents, Locale } from '../../schemas/generated/types';
@@ -99,7 +100,7 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
   return (
     <Suspense
       // Named as the list will be, and busy until it is there.
-      fallback={<Skeleton variant="rounded" height={240} role="status" aria-busy="true" aria-label={title} />}
+      fallback={<Skeleton height={240} role="status" aria-busy="true" aria-label={title} />}
     >
       <LazyLanguageList {...list} />
     </Suspense>
