@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { APP_ROUTES } from '../renderer/shell/route-table';
 import { readDefinition } from '../bff/screens/composer';
+import { ALL_CONTENTS_CODE, CONTENTS_CODE } from '../schemas/app/widget-types';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = join(root, 'dist/client');
@@ -100,27 +101,7 @@ const WIDGET_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
   image_uploader: ['api/uploads.ts'],
   document_uploader: ['api/uploads.ts'],
 };
-/**
- * Modules a widget loads for some of its contents before it is drawn (widgets/widget-props.ts `ContentsCode`),
- * from the contents in a screen definition: the language chooser's list variant.
- */
-const CONTENTS_COMPANIONS: Readonly<
-  Record<string, (contents: Record<string, unknown>) => readonly string[]>
-> = {
-  language_chooser: (contents) =>
-    contents.variant === 'compact' ? [] : ['widgets/language-chooser/language-list.tsx'],
-  // Multiline, number and identifier fields (widgets/input/lazy-kinds.tsx).
-  input: (contents) =>
-    contents.kind === 'multiline' ||
-    contents.kind === 'number' ||
-    (contents.kind === 'text' && contents.identifier !== undefined)
-      ? ['widgets/input/kinds.tsx']
-      : [],
-};
-const COMPANIONS = new Set([
-  ...Object.values(WIDGET_COMPANIONS).flat(),
-  ...Object.values(CONTENTS_COMPANIONS).flatMap((of) => of({ kind: 'multiline' })),
-]);
+const COMPANIONS = new Set([...Object.values(WIDGET_COMPANIONS).flat(), ...ALL_CONTENTS_CODE]);
 
 function readManifest(): Manifest {
   if (!existsSync(manifestPath)) {
@@ -157,7 +138,7 @@ function closure(
 /**
  * Every `widget_type` string in a screen definition (all branches: conditions, fallbacks, `$each`), with
  * its fragments in place (`readDefinition`: a task's widgets live in bff/screens/task_details/…), and the
- * modules their contents need ({@link CONTENTS_COMPANIONS}, manifest key suffixes).
+ * modules their contents need (schemas/app/widget-types.ts `CONTENTS_CODE`, manifest key suffixes).
  */
 function widgetsOf(screenId: string): { types: Set<string>; contentsCode: Set<string> } {
   const types = new Set<string>();
@@ -169,7 +150,9 @@ function widgetsOf(screenId: string): { types: Set<string>; contentsCode: Set<st
       if (typeof type === 'string') {
         types.add(type);
         const contentsObject = contents && typeof contents === 'object' ? contents : {};
-        for (const key of CONTENTS_COMPANIONS[type]?.(contentsObject as Record<string, unknown>) ?? [])
+        for (const key of (Object.hasOwn(CONTENTS_CODE, type)
+          ? CONTENTS_CODE[type]!(contentsObject as Record<string, unknown>)
+          : []) ?? [])
           contentsCode.add(key);
       }
       for (const [key, inner] of Object.entries(value)) if (key !== 'widget_type') visit(inner);

@@ -51,13 +51,14 @@ export async function retryImport<T>(
 
 /**
  * Whether the page names a chunk for preloading: a `<link rel="modulepreload" data-widget-type="…">` (a
- * widget's code) or `data-shell-part="…"` (the shell's, e.g. `footer`) that the server writes in a page that
+ * widget's code), `data-contents-code="…"` (a module some contents need, by its path from the repository root,
+ * schemas/app/widget-types.ts `CONTENTS_CODE`) or `data-shell-part="…"` (the shell's, e.g. `footer`) that the server writes in a page that
  * carries its first screen (bff/plugins/external/static.ts), fetched by the browser with the page's script.
  * That fetch counts as the first of the chunk (SPEC §4): the {@link PagePreload} of the link's address, else
  * false.
  */
 export function pagePreloads(
-  kind: 'widget-type' | 'shell-part',
+  kind: 'widget-type' | 'shell-part' | 'contents-code',
   name: string,
   doc: Document | undefined = globalThis.document,
 ): PagePreload | false {

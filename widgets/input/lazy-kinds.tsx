@@ -2,7 +2,7 @@ import { Suspense, lazy, type ReactElement } from 'react';
 import Box from '@mui/material/Box';
 import { useTranslation } from 'react-i18next';
 import type { InputContents } from '../../schemas/generated/types';
-import { lazyModule } from '../retry-import';
+import { lazyModule, pagePreloads } from '../retry-import';
 import type { ContentsCode, WidgetProps } from '../widget-props';
 
 /**
@@ -25,7 +25,7 @@ export function isLazyKind(contents: Pick<InputContents, 'kind' | 'identifier'>)
 /** {@link ContentsCode} `prepare` of the input widget: the kinds' chunk for a field of one of them. */
 export const prepareKinds = ((contents) =>
   isLazyKind(contents)
-    ? kindsModule.firstTry()
+    ? kindsModule.firstTry(pagePreloads('contents-code', 'widgets/input/kinds.tsx'))
     : Promise.resolve()) satisfies ContentsCode<InputContents>['prepare'];
 
 /** {@link ContentsCode} `prepared` of the input widget. */

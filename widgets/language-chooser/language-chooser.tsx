@@ -4,7 +4,7 @@ import { Skeleton } from '../skeleton';
 import LanguageIcon from '@mui/icons-material/Language';
 import { useTranslation } from 'react-i18next';
 import type { LanguageChooserContents, Locale } from '../../schemas/generated/types';
-import { lazyModule, retryImport } from '../retry-import';
+import { lazyModule, pagePreloads, retryImport } from '../retry-import';
 import type { ContentsCode, WidgetProps } from '../widget-props';
 
 /** Starts loading the compact variant's menu (./language-menu.tsx); the same promise every time. */
@@ -111,7 +111,9 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
 LanguageChooser.prepare = ((contents) =>
   contents.variant === 'compact'
     ? Promise.resolve()
-    : listModule.firstTry()) satisfies ContentsCode<LanguageChooserContents>['prepare'];
+    : listModule.firstTry(
+        pagePreloads('contents-code', 'widgets/language-chooser/language-list.tsx'),
+      )) satisfies ContentsCode<LanguageChooserContents>['prepare'];
 LanguageChooser.prepared = ((contents) =>
   contents.variant === 'compact' ||
   listModule.loaded() !== null) satisfies ContentsCode<LanguageChooserContents>['prepared'];

@@ -50,6 +50,11 @@ function builtClientDir(): string {
       '_Ripple.js': { file: 'assets/Ripple-r2.js' },
       'shell/footer.tsx': { file: 'assets/footer-f4.js', isDynamicEntry: true, imports: ['_Ripple.js'] },
       'engine/interaction-code.ts': { file: 'assets/interaction-code-i5.js', isDynamicEntry: true },
+      '../widgets/input/kinds.tsx': {
+        file: 'assets/kinds-k6.js',
+        isDynamicEntry: true,
+        imports: ['_Ripple.js'],
+      },
     }),
   );
   return dir;
@@ -277,6 +282,21 @@ describe('lazyCodeFiles and withPreloadedCode', () => {
         '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
     );
     expect(withPreloadedCode('<head></head>', { ...payload, widget_list: [] }, files)).toBe('<head></head>');
+    // A number field needs the input's lazily loaded kinds (CONTENTS_CODE); a phone field does not.
+    expect(files.contents.get('widgets/input/kinds.tsx')).toEqual([
+      '/propertyOnboard/assets/kinds-k6.js',
+      '/propertyOnboard/assets/Ripple-r2.js',
+    ]);
+    const fields = (kind: string) =>
+      ({
+        ...payload,
+        widget_list: [{ id: 'f', widget_type: 'input', contents: { field: 'f', kind, label: 'F' } }],
+      }) as unknown as ScreenPayload;
+    expect(withPreloadedCode('<head></head>', fields('number'), files)).toBe(
+      '<head><link rel="modulepreload" href="/propertyOnboard/assets/kinds-k6.js" data-contents-code="widgets/input/kinds.tsx" />' +
+        '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
+    );
+    expect(withPreloadedCode('<head></head>', fields('phone'), files)).toBe('<head></head>');
     // A screen that saves drafts needs the draft saver (the engine's interaction code) before it is drawn.
     expect(files.interaction).toEqual(['/propertyOnboard/assets/interaction-code-i5.js']);
     const drafts = {

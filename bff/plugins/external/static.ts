@@ -11,7 +11,7 @@ import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/a
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
 import { footerShown, parseAppPath } from '../../../schemas/app/routes';
-import { widgetTypesOf } from '../../../schemas/app/widget-types';
+import { ALL_CONTENTS_CODE, contentsCodeOf, widgetTypesOf } from '../../../schemas/app/widget-types';
 import type { GlobalInfo, Locale, ScreenPayload } from '../../../schemas/generated/types';
 import { passesClientChecks, type ScreenCatalogue } from '../../screens/composer';
 import { preferredEncoding, screenParams, type signedInScreens } from '../../routes/screens';
@@ -192,6 +192,11 @@ export interface LazyCodeFiles {
    * draft saver), which a screen that saves drafts (`form.draft`) needs before it is drawn: the same.
    */
   interaction: string[];
+  /**
+   * The modules some widgets' contents need (schemas/app/widget-types.ts `CONTENTS_CODE`: the language list,
+   * the input's multiline, number and identifier fields), by their path from the repository root: the same.
+   */
+  contents: Map<string, string[]>;
 }
 
 /**
@@ -226,8 +231,14 @@ export function lazyCodeFiles(clientDir: string): LazyCodeFiles {
     const key = Object.keys(manifest).find((inner) => pattern.test(inner));
     return key && manifest[key]!.isDynamicEntry ? filesOf(key) : [];
   };
+  const contents = new Map<string, string[]>();
+  for (const module of ALL_CONTENTS_CODE) {
+    const key = Object.keys(manifest).find((inner) => inner === module || inner.endsWith(`/${module}`));
+    if (key && manifest[key]!.isDynamicEntry) contents.set(module, filesOf(key));
+  }
   return {
     widgets,
+    contents,
     footer: dynamicEntry(/(?:^|\/)shell\/footer\.tsx$/),
     interaction: dynamicEntry(/(?:^|\/)engine\/interaction-code\.ts$/),
   };
@@ -235,10 +246,11 @@ export function lazyCodeFiles(clientDir: string): LazyCodeFiles {
 
 /**
  * `html` with `<link rel="modulepreload">` at the end of its head for the code of every lazily loaded widget
- * `payload` draws, for the footer tabs when `footer`, and for the engine's interaction code when the screen
- * saves drafts ({@link lazyCodeFiles}): the browser fetches it while
- * it loads the page's script, instead of once the script has run (issue 13 item 4). The chunk of a widget and
- * of the footer is named (`data-widget-type`, `data-shell-part`): the renderer counts that fetch as the first
+ * `payload` draws and of the modules its widgets' contents need, for the footer tabs when `footer`, and for the
+ * engine's interaction code when the screen saves drafts ({@link lazyCodeFiles}): the browser fetches it while
+ * it loads the page's script, instead of once the script has run (issue 13 item 4). The chunk of a widget, of a
+ * contents module and of a shell part is named (`data-widget-type`, `data-contents-code`, `data-shell-part`):
+ * the renderer counts that fetch as the first
  * of its tries (SPEC §4: the first and up to 5 more).
  */
 export function withPreloadedCode(
@@ -260,6 +272,9 @@ export function withPreloadedCode(
   };
   for (const type of widgetTypesOf(payload.widget_list)) {
     add(files.widgets.get(type) ?? [], `data-widget-type="${type}"`);
+  }
+  for (const module of contentsCodeOf(payload.widget_list)) {
+    add(files.contents.get(module) ?? [], `data-contents-code="${module}"`);
   }
   if (footer) add(files.footer, 'data-shell-part="footer"');
   if (payload.form?.draft) add(files.interaction, 'data-shell-part="interaction"');
@@ -354,7 +369,7 @@ export default fp<{
     const publicIndexHtml = logo ? withPreloadedImage(indexHtml, logo) : indexHtml;
     const codeFiles: LazyCodeFiles = built
       ? lazyCodeFiles(clientDir)
-      : { widgets: new Map(), footer: [], interaction: [] };
+      : { widgets: new Map(), footer: [], interaction: [], contents: new Map() };
     const pages = new Map<string, EmbeddedPage | null>();
     /** A page kept by `key`, made from `html` (null: none) on first use. */
     const keptPage = (key: string, html: () => string | null): EmbeddedPage | null => {
