@@ -71,9 +71,10 @@ const screensDir = join(root, 'bff/screens');
  * buttons' message drawn without MUI's Alert (−0.7 KB). 169.8 KB once the one-time-code field comes at the
  * phone field's first keystroke, the multiline, number and identifier fields (with the identifier helpers) with
  * the screens that draw them, the desktop message on a desktop and the validators' loaders with a payload to
- * check, each a chunk of its own, and the loading placeholders are drawn without MUI's Skeleton.
+ * check, each a chunk of its own, and the loading placeholders are drawn without MUI's Skeleton. The route is
+ * under the goal: the budget is the goal itself, so what the route gains must be paid for.
  */
-export const SIGN_IN_BUDGET = 170_300;
+export const SIGN_IN_BUDGET = 170_000;
 /** The goal of issue 13 item 2 for the sign-in route, gzip bytes (printed beside the budget). */
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
