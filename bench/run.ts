@@ -74,7 +74,7 @@ if (parts.has('cold')) {
 }
 
 // 2. The engine's own code: renderer/engine minified with everything outside the folder external
-//    (widgets, React, MUI, state, i18n, validators), gzip level 9.
+//    (widgets, React, MUI, state, i18n, validators) and each engine file once, gzip level 9.
 if (parts.has('size'))
   try {
     const { build } = await import('esbuild');
@@ -98,6 +98,10 @@ if (parts.has('size'))
           name: 'engine-only',
           setup(b) {
             b.onResolve({ filter: /.*/ }, (args) => {
+              // A dynamic import is a chunk of its own in the client (engine/interaction-code.ts): every engine
+              // file is counted once through the entry's `export *` anyway, and bundling the import in would
+              // add esbuild's lazy-init wrappers around each module it reaches, code no build ships.
+              if (args.kind === 'dynamic-import') return { path: args.path, external: true };
               if (args.kind === 'entry-point' || !args.path.startsWith('.')) {
                 return args.kind === 'entry-point' ? undefined : { path: args.path, external: true };
               }

@@ -9,7 +9,7 @@ import type {
   WidgetEnvelope,
 } from '../../schemas/generated/types';
 import { evaluateCondition } from './logic';
-import { loadPhoneNumbers, phoneNumbers } from './phone-numbers';
+import { loadPhoneLib, phoneLib } from '../../widgets/phone-numbers';
 
 /** A translate function: key (e.g. 'shell.validation.required') and interpolation values → text. */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -358,12 +358,12 @@ function identifierError(
 
 /**
  * Resolves once {@link validateField} can check every field of `rules` in full: null when it already can,
- * else a promise that loads what a check needs (libphonenumber-js for a phone field, engine/phone-numbers.ts).
+ * else a promise that loads what a check needs (libphonenumber-js for a phone field, widgets/phone-numbers.ts).
  * Rejects when that failed every try.
  */
 export function fieldChecksReady(rules: ReadonlyArray<FieldRules | undefined>): Promise<void> | null {
   const needsPhone = rules.some((r) => r?.kind === 'phone');
-  return needsPhone && !phoneNumbers() ? loadPhoneNumbers() : null;
+  return needsPhone && !phoneLib() ? loadPhoneLib().then(() => undefined) : null;
 }
 
 /**
@@ -417,7 +417,7 @@ export function validateField(
       const country = (
         typeof fromField === 'string' && fromField ? fromField : rules.default_country
       )?.toUpperCase();
-      const lib = phoneNumbers();
+      const lib = phoneLib();
       // Not loaded yet: fieldChecksReady() is awaited before a submit, so only a blur gets here early.
       if (!lib) return undefined;
       let valid: boolean;

@@ -42,7 +42,7 @@ export function validateFormFields(
 
 /**
  * {@link validateFormFields} once every check of the listed fields can run in full (a phone field's waits for
- * libphonenumber-js, engine/phone-numbers.ts). Resolves false when a field is invalid, or when what a check
+ * libphonenumber-js, widgets/phone-numbers.ts). Resolves false when a field is invalid, or when what a check
  * needs failed to load (the submit does not go out unchecked; the next try loads again).
  */
 export async function validateFormFieldsWhenReady(

@@ -12,10 +12,6 @@ import {
 import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardActions from '@mui/material/CardActions';
-import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
@@ -42,7 +38,7 @@ import { preloadWidget, widgetCodeLoaded, widgetFirstTry } from './lazy-widget';
 import { pagePreloads } from '../../widgets/retry-import';
 import { Skeleton } from '../../widgets/skeleton';
 import { envelopesOf } from '../../schemas/app/widget-types';
-import { ModuleLoadFallback } from './module-load-fallback';
+import { AlertCard, ModuleLoadFallback } from './module-load-fallback';
 import {
   checkScreenPayload,
   checkWidgetContents,
@@ -236,42 +232,25 @@ function ScreenSkeleton(): ReactElement {
 export function ErrorCard({ onRefresh }: { onRefresh: () => void }): ReactElement {
   const { t } = useTranslation();
   return (
-    <Card role="alert" variant="outlined" sx={{ m: 2 }}>
-      <CardContent>
-        <Typography>{t('shell.errors.generic')}</Typography>
-      </CardContent>
-      <CardActions>
-        <Button variant="contained" onClick={onRefresh}>
-          {t('shell.actions.refresh')}
-        </Button>
-      </CardActions>
-    </Card>
+    <AlertCard message={t('shell.errors.generic')} action={t('shell.actions.refresh')} onAction={onRefresh} />
   );
 }
 
 /**
  * The error card of SPEC §8 for an action the server could not answer (a 503 on save, no network): the
- * message and a Retry button. Shown above the screen's widgets, which keep what the owner typed.
+ * message and a Retry button. Shown above the screen's widgets, which keep what the owner typed. The Save
+ * that failed is usually at the bottom of a long form: Retry is brought into view and focused.
  */
 export function RetryCard({ message, onRetry }: { message: string; onRetry: () => void }): ReactElement {
   const { t } = useTranslation();
-  const retryRef = useRef<HTMLButtonElement>(null);
-  // The Save that failed is usually at the bottom of a long form: Retry is brought into view and focused.
-  useEffect(() => {
-    retryRef.current?.focus();
-    retryRef.current?.scrollIntoView?.({ block: 'center' });
-  }, []);
   return (
-    <Card role="alert" variant="outlined" data-testid="retry-card">
-      <CardContent>
-        <Typography>{message}</Typography>
-      </CardContent>
-      <CardActions>
-        <Button ref={retryRef} variant="contained" onClick={onRetry}>
-          {t('shell.actions.retry')}
-        </Button>
-      </CardActions>
-    </Card>
+    <AlertCard
+      message={message}
+      action={t('shell.actions.retry')}
+      onAction={onRetry}
+      inScreen
+      data-testid="retry-card"
+    />
   );
 }
 
@@ -400,16 +379,16 @@ export function primeScreenRequest(
   const code = envelopesOf(embedded.widget_list).map(({ widget_type: type, contents }) =>
     widgetFirstTry(lookup(type), pagePreloads('widget-type', type), contents),
   );
-  return Promise.all([...code, draftCode(embedded)]).then(() => undefined);
+  return Promise.all([...code, embedded.form?.draft && interactionCodeFirstTry()]).then(() => undefined);
 }
 
 /**
  * The code a payload's form needs before it is drawn: the draft saver (engine/interaction.ts) when it saves
- * drafts (`form.draft`), so that the saver starts with the screen; resolves once it is there or its first try
- * failed, never rejects.
+ * drafts (`form.draft`), so that the saver starts with the screen. Rejects when it failed every try (the screen
+ * shows the module fallback).
  */
-function draftCode(payload: ScreenPayload): Promise<void> | undefined {
-  return payload.form?.draft ? interactionCodeFirstTry() : undefined;
+function draftCode(payload: ScreenPayload): Promise<unknown> | undefined {
+  return payload.form?.draft ? loadInteractionCode() : undefined;
 }
 
 /**
@@ -611,18 +590,8 @@ export function Screen({
           refresh();
         },
       };
-      // The saver's code came before the screen was drawn (draftCode), unless its first try failed: then the
-      // saver starts once a retry brings it, and sends what was typed meanwhile (`resend`).
-      const code = loadedInteractionCode();
-      if (code) saverRef.current = code.createDraftSaver(options);
-      else
-        loadInteractionCode().then(
-          ({ createDraftSaver }) => {
-            if (appliedKeyRef.current === key && saverRef.current === null)
-              saverRef.current = createDraftSaver({ ...options, resend: true });
-          },
-          () => setState({ status: 'module_error' }),
-        );
+      // Its code came before the screen was drawn (draftCode, embeddedPayloadToDraw).
+      saverRef.current = loadedInteractionCode()?.createDraftSaver(options) ?? null;
     }
   }, [payload, requestKey, screenId, store, host, refresh]);
 

@@ -1,4 +1,4 @@
-import { IMPORT_RETRIES, retryImport } from '../../widgets/retry-import';
+import { IMPORT_RETRIES, lazyModule, retryImport } from '../../widgets/retry-import';
 
 /** One schema problem: the JSON path (JSON Pointer into the validated value) and ajv's message. */
 export interface SchemaIssue {
@@ -25,8 +25,10 @@ function run(validator: Validator, data: unknown): SchemaCheck {
 /** Tries of a widget's validator module after the first (SPEC §4, §9: lazy-loaded modules retry up to 5 times). */
 export const VALIDATOR_LOAD_RETRIES = IMPORT_RETRIES;
 
-/** The `screen` validator once loaded (a module of its own, fetched with the first screen that needs it). */
-let screenValidator: Promise<Validator> | null = null;
+/** The `screen` validator (a module of its own, fetched with the first screen that needs it). */
+const screenValidator = lazyModule(() =>
+  import('../../schemas/generated/validators').then((m) => m.screen as Validator),
+);
 
 /**
  * Validates a screen payload with the ahead-of-time compiled `screen` validator (schemas/screen.schema.json,
@@ -35,17 +37,8 @@ let screenValidator: Promise<Validator> | null = null;
  * retried as the widgets' validators are. Rejects when it failed every try (the screen then shows the
  * fallback that reloads the page).
  */
-export async function checkScreenPayload(data: unknown, delayMs = 300): Promise<SchemaCheck> {
-  screenValidator ??= retryImport(
-    () => import('../../schemas/generated/validators').then((m) => m.screen as Validator),
-    delayMs,
-  );
-  try {
-    return run(await screenValidator, data);
-  } catch (error) {
-    screenValidator = null;
-    throw error;
-  }
+export async function checkScreenPayload(data: unknown): Promise<SchemaCheck> {
+  return run(screenValidator.loaded() ?? (await screenValidator.load()), data);
 }
 
 /** The contents validators loaded so far, by widget type. */
@@ -60,29 +53,17 @@ type Loaders = Record<string, (() => Promise<{ validate: unknown }>) | undefined
  * whose first screen came checked by the server needs none (issue 13 item 2). Asked for with the first
  * screen payload that needs checking ({@link prefetchWidgetValidators}); retried as a module is (SPEC §4).
  */
-let loaderMap: Promise<Loaders> | null = null;
-let loaders: Loaders | null = null;
-
-function loadLoaders(delayMs: number): Promise<Loaders> {
-  loaderMap ??= retryImport(
-    () => import('../../schemas/generated/widget-validators').then((m) => m.widgetValidators as Loaders),
-    delayMs,
-  ).then(
-    (map) => (loaders = map),
-    (error: unknown) => {
-      loaderMap = null;
-      throw error;
-    },
-  );
-  return loaderMap;
-}
+const loaders = lazyModule(() =>
+  import('../../schemas/generated/widget-validators').then((m) => m.widgetValidators as Loaders),
+);
 
 /**
- * Starts fetching what {@link loadWidgetValidators} needs first (the loaders' chunk), so that it travels with
- * a screen's payload rather than after it. Never rejects.
+ * Starts fetching the `screen` validator and what {@link loadWidgetValidators} needs first (the loaders' chunk),
+ * so that they travel with a screen's payload rather than after it. Never rejects.
  */
-export function prefetchWidgetValidators(delayMs = 300): void {
-  loadLoaders(delayMs).catch(() => undefined);
+export function prefetchWidgetValidators(): void {
+  void loaders.firstTry();
+  void screenValidator.firstTry();
 }
 
 /** The loader of a widget type's validator module, or undefined for a type without one (unknown). */
@@ -107,7 +88,7 @@ function validatorsToLoad(map: Loaders, types: Iterable<string>): string[] {
  * error when one failed every try (the screen shows its error card with Refresh). Unknown types are skipped.
  */
 export async function loadWidgetValidators(types: Iterable<string>, delayMs = 300): Promise<void> {
-  const map = loaders ?? (await loadLoaders(delayMs));
+  const map = loaders.loaded() ?? (await loaders.load());
   const loads = validatorsToLoad(map, types).map((type) => {
     let pending = loading.get(type);
     if (!pending) {
