@@ -347,8 +347,9 @@ function screenRequestKey(
  * and the screen is drawn without loading the validators (issue 13 item 2); the code of its lazy widgets is
  * fetched at once.
  *
- * Resolves once the code of the embedded payload's lazy widgets, and the code their contents need
- * (widgets/widget-props.ts `ContentsCode`), has arrived or failed its first try (at once without `embedded`),
+ * Resolves once the code of the embedded payload's lazy widgets, the code their contents need
+ * (widgets/widget-props.ts `ContentsCode`) and, for a screen that saves drafts, the draft saver's
+ * (engine/interaction.ts) has arrived or failed its first try (at once without `embedded`),
  * never rejects: the app waits for it before its first draw (renderer/main.tsx), so that
  * the screen is in the first paint rather than a skeleton first and the screen a paint later (issue 13
  * item 4, the largest paint). The page preloads those chunks with its own script, so the wait is their
@@ -423,7 +424,7 @@ function takePrimedRequest(key: string): { request: Promise<unknown>; checked: b
  *
  * `payload.form` (issue 3): once per screen, storage key and query, the form starts from `initial` overlaid
  * with the unconfirmed local copy of the draft (engine/drafts.ts `startingValues`); with `form.draft` a
- * {@link createDraftSaver} saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
+ * draft saver (engine/draft-saver.ts, whose code the screen waits for before it is drawn) saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
  * polite) tells how it goes, a submit waits for it, and a version conflict fetches the screen again and
  * applies the new starting values.
  *
