@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { createInstance } from 'i18next';
 import userEvent from '@testing-library/user-event';
 import type { LanguageChooserContents } from '../../schemas/generated/types';
@@ -52,6 +52,20 @@ describe('LanguageChooser, list', () => {
     expect(screen.getAllByRole('radio')).toHaveLength(contents.languages.length);
     expect(screen.getByRole('radio', { name: 'English' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'العربية' })).not.toBeChecked();
+  });
+
+  it('shows the tapped language as chosen while its action runs, then the language the app is in', async () => {
+    // The dispatcher may still be on its way (renderer/engine/interaction.ts): the action runs later, and here it
+    // leaves the language as it was.
+    const i18n = createWidgetI18n('en-GB');
+    i18n.changeLanguage = (async () => i18n.t) as typeof i18n.changeLanguage;
+    let finish: (done: boolean) => void = () => undefined;
+    const pending = new Promise<boolean>((resolve) => (finish = resolve));
+    render(harness({ component: LanguageChooser, contents, i18n, dispatchResult: () => pending }));
+    await userEvent.click(screen.getByRole('radio', { name: 'العربية' }));
+    expect(screen.getByRole('radio', { name: 'العربية' })).toBeChecked();
+    finish(false);
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'English' })).toBeChecked());
   });
 
   it('choosing a language dispatches set_language then after_change', async () => {

@@ -51,13 +51,19 @@ export function LanguageChooser({ contents, dispatch }: WidgetProps<LanguageChoo
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // Decided once per mount: switching from the lazy list to the loaded one would draw the list afresh.
   const [Ready] = useState(() => listModule.loaded()?.LanguageList);
-  const current = currentCode(contents.languages, i18n.language);
+  // The language tapped, shown as chosen at once while its action runs (the dispatcher may still be on its way,
+  // renderer/engine/interaction.ts); then the app's language again, whichever it became.
+  const [chosen, setChosen] = useState<Locale | null>(null);
+  const current = chosen ?? currentCode(contents.languages, i18n.language);
   const title = contents.title ?? t('widgets.language_chooser.title');
 
   const choose = (language: Locale) => {
     setAnchor(null);
     if (language === current) return;
-    void dispatch([{ type: 'set_language', language }, ...(contents.after_change ?? [])]);
+    setChosen(language);
+    void dispatch([{ type: 'set_language', language }, ...(contents.after_change ?? [])]).finally(() =>
+      setChosen(null),
+    );
   };
 
   if (contents.variant === 'compact') {
