@@ -1,7 +1,6 @@
-import { Suspense, lazy, type ReactElement } from 'react';
-import Box from '@mui/material/Box';
-import { useTranslation } from 'react-i18next';
+import { lazy, type ReactElement } from 'react';
 import type { InputContents } from '../../schemas/generated/types';
+import { FieldLoading } from './field-loading';
 import { lazyModule, pagePreloads } from '../retry-import';
 import type { ContentsCode, WidgetProps } from '../widget-props';
 
@@ -57,21 +56,11 @@ const FIELD_PLACEHOLDER_HEIGHT_PX = 56;
  * that failed every try leaves the widget's error boundary to draw its fallback.
  */
 export function LazyKindField(props: WidgetProps<InputContents>): ReactElement {
-  const { t } = useTranslation();
   const kinds = kindsModule.loaded();
   if (kinds) return <KindField kinds={kinds} {...props} />;
   return (
-    <Suspense
-      fallback={
-        <Box
-          role="status"
-          aria-busy="true"
-          aria-label={t('shell.loading')}
-          sx={{ minHeight: FIELD_PLACEHOLDER_HEIGHT_PX }}
-        />
-      }
-    >
+    <FieldLoading heightPx={FIELD_PLACEHOLDER_HEIGHT_PX}>
       <LazyKind {...props} />
-    </Suspense>
+    </FieldLoading>
   );
 }

@@ -1,7 +1,6 @@
-import { Suspense, lazy, type ReactElement } from 'react';
-import Box from '@mui/material/Box';
-import { useTranslation } from 'react-i18next';
+import { lazy, type ReactElement } from 'react';
 import type { InputContents } from '../../schemas/generated/types';
+import { FieldLoading } from './field-loading';
 import { lazyModule } from '../retry-import';
 import type { WidgetProps } from '../widget-props';
 
@@ -29,21 +28,11 @@ const OTP_PLACEHOLDER_HEIGHT_PX = 120;
  * height before. A chunk that failed every try leaves the widget's error boundary to draw its fallback.
  */
 export function OtpInput(props: WidgetProps<InputContents>): ReactElement {
-  const { t } = useTranslation();
   const Loaded = otpModule.loaded()?.OtpField;
   if (Loaded) return <Loaded {...props} />;
   return (
-    <Suspense
-      fallback={
-        <Box
-          role="status"
-          aria-busy="true"
-          aria-label={t('shell.loading')}
-          sx={{ minHeight: OTP_PLACEHOLDER_HEIGHT_PX }}
-        />
-      }
-    >
+    <FieldLoading heightPx={OTP_PLACEHOLDER_HEIGHT_PX}>
       <LazyOtpField {...props} />
-    </Suspense>
+    </FieldLoading>
   );
 }
