@@ -10,20 +10,10 @@ import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
 import { onFirstInput } from './shell/first-input';
+import { afterFirstPaint } from './shell/first-paint';
 import { loadGlobalInfo } from './shell/session';
 import { loadTouchRipple } from './shell/touch-ripple';
 import { provideRegionNames } from '../widgets/input/phone-field';
-
-/**
- * Runs `task` when the main thread is first idle — after the first screen is drawn, since React draws it in
- * slices that keep the main thread busy until then — and at the latest 2000 ms from now (200 ms where the
- * browser has no `requestIdleCallback`).
- */
-function afterFirstDraw(task: () => void): void {
-  if (typeof window.requestIdleCallback === 'function')
-    window.requestIdleCallback(() => task(), { timeout: 2000 });
-  else setTimeout(task, 200);
-}
 
 // Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
 installErrorReporting();
@@ -37,8 +27,8 @@ const firstScreen = primeFirstScreen(appStore, window.location, i18n.language, e
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
 if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
 // Texts the page already has (en-GB built in, another language cached) are refreshed from the server only once
-// the first screen is drawn; global info comes in the page with the first screen when the server put one there.
-void loadTranslations(locale, afterFirstDraw);
+// the first screen has painted; global info comes in the page with the first screen when the server put one there.
+void loadTranslations(locale, (request) => afterFirstPaint(window, request));
 void loadGlobalInfo(appStore, window.location.pathname, embedded?.global_info);
 // What only acts need (the dispatcher, the field checks, the buttons' ripple) is fetched at the owner's first
 // touch or key, not with the page (issue 13 item 2).

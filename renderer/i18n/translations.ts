@@ -65,9 +65,9 @@ function pick(messages: ClientMessages, areas: readonly string[]): ClientMessage
  * draws every translating component again, and the app does not read `screens` (≈29 KB in en-GB).
  *
  * `later`: when the page already has texts for `locale` — en-GB is built in, another language cached — the
- * request waits until `later` calls the function it is given (main.tsx: once the first screen is drawn), so
- * that it is not on the way of the first draw (issue 13 item 4: Lighthouse counts every request made before
- * the largest paint). A language with neither is asked for at once.
+ * request waits until `later` calls the function it is given (main.tsx: once the first screen has painted,
+ * shell/first-paint.ts), so that it is not on the way of the first draw (issue 13 item 4: Lighthouse counts
+ * every request made before the largest paint). A language with neither is asked for at once.
  */
 export async function loadTranslations(
   locale: Locale,
