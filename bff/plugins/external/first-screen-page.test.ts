@@ -282,6 +282,13 @@ describe('lazyCodeFiles and withPreloadedCode', () => {
         '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" /></head>',
     );
     expect(withPreloadedCode('<head></head>', { ...payload, widget_list: [] }, files)).toBe('<head></head>');
+    // A chunk that a widget imports and that is also the footer's own (chunks grouped by the build) is named
+    // once, with the footer's attribute: the renderer still finds the footer's first try.
+    const shared = { ...files, footer: ['/propertyOnboard/assets/Ripple-r2.js'] };
+    expect(withPreloadedCode('<head></head>', payload, shared, true)).toBe(
+      '<head><link rel="modulepreload" href="/propertyOnboard/assets/text-b1.js" data-widget-type="text" />' +
+        '<link rel="modulepreload" href="/propertyOnboard/assets/Ripple-r2.js" data-shell-part="footer" /></head>',
+    );
     // A number field needs the input's lazily loaded kinds (CONTENTS_CODE); a phone field does not.
     expect(files.contents.get('widgets/input/kinds.tsx')).toEqual([
       '/propertyOnboard/assets/kinds-k6.js',

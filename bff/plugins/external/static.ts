@@ -259,16 +259,16 @@ export function withPreloadedCode(
   files: LazyCodeFiles,
   footer = false,
 ): string {
-  const links: string[] = [];
-  const named = new Set<string>();
+  // One link per file, in the order named; a file that two parts share (a chunk imported by a widget that is
+  // also the footer's own) carries the attribute of each on its one link.
+  const links = new Map<string, string[]>();
   const add = ([own, ...imported]: readonly string[], attribute: string) => {
-    if (!own || named.has(own)) return;
-    links.push(`<link rel="modulepreload" href="${own}" ${attribute} />`);
-    named.add(own);
-    for (const file of imported) {
-      if (!named.has(file)) links.push(`<link rel="modulepreload" href="${file}" />`);
-      named.add(file);
-    }
+    if (!own) return;
+    const attributes = links.get(own) ?? [];
+    const name = attribute.slice(0, attribute.indexOf('='));
+    if (attributes.some((a) => a.startsWith(`${name}=`))) return;
+    links.set(own, [...attributes, attribute]);
+    for (const file of imported) if (!links.has(file)) links.set(file, []);
   };
   for (const type of widgetTypesOf(payload.widget_list)) {
     add(files.widgets.get(type) ?? [], `data-widget-type="${type}"`);
@@ -278,7 +278,11 @@ export function withPreloadedCode(
   }
   if (footer) add(files.footer, 'data-shell-part="footer"');
   if (payload.form?.draft) add(files.interaction, 'data-shell-part="interaction"');
-  return atHeadEnd(html, links.join(''));
+  const tags = [...links].map(
+    ([href, attributes]) =>
+      `<link rel="modulepreload" href="${href}"${attributes.map((a) => ` ${a}`).join('')} />`,
+  );
+  return atHeadEnd(html, tags.join(''));
 }
 
 /**
