@@ -7,12 +7,12 @@
 import { createStore } from 'jotai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import { formValuesAtom } from '../state/atoms';
 import { dispatch } from './dispatcher';
-import type { ShellHost } from './host';
+import { fakeShellHost } from './fake-shell-host';
 
 /** The screens as the BFF composes them for its fixture contexts (bff/screens/snapshots.test.ts keeps them). */
 const snapshots = join(import.meta.dirname, '..', '..', 'bff', 'screens', '__snapshots__');
@@ -55,16 +55,7 @@ function run(
 ) {
   const store = createStore();
   store.set(formValuesAtom, { [screenId]: form });
-  const host: { [K in keyof ShellHost]-?: Mock<NonNullable<ShellHost[K]>> } = {
-    navigate: vi.fn(),
-    goBack: vi.fn(),
-    toast: vi.fn(),
-    signOut: vi.fn(async () => true),
-    sessionStarted: vi.fn(),
-    setLanguage: vi.fn(async () => undefined),
-    setFooterHidden: vi.fn(),
-    logEvent: vi.fn(),
-  };
+  const host = fakeShellHost();
   const done = dispatch(actions, {
     screenId,
     store,

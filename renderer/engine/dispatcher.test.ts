@@ -1,10 +1,10 @@
 import { createStore } from 'jotai';
-import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Action, WidgetEnvelope } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import { blockingLoaderAtom, formErrorsAtom, formValuesAtom, openPopupAtom } from '../state/atoms';
 import { dispatch, type DispatchContext } from './dispatcher';
-import type { ShellHost } from './host';
+import { fakeShellHost } from './fake-shell-host';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -47,22 +47,9 @@ const nameWidget: WidgetEnvelope = {
   contents: { field: 'name', kind: 'text', label: 'Name', pattern: '[A-Za-z ]+', max_length: 10 },
 };
 
-function makeHost(): { [K in keyof ShellHost]-?: Mock<NonNullable<ShellHost[K]>> } {
-  return {
-    navigate: vi.fn<ShellHost['navigate']>(),
-    goBack: vi.fn<ShellHost['goBack']>(),
-    toast: vi.fn<ShellHost['toast']>(),
-    signOut: vi.fn<ShellHost['signOut']>(async () => true),
-    sessionStarted: vi.fn<ShellHost['sessionStarted']>(),
-    setLanguage: vi.fn<ShellHost['setLanguage']>(async () => undefined),
-    setFooterHidden: vi.fn<ShellHost['setFooterHidden']>(),
-    logEvent: vi.fn<NonNullable<ShellHost['logEvent']>>(),
-  };
-}
-
 function makeCtx(widgets: WidgetEnvelope[] = [phoneWidget, otpWidget, emailWidget, nameWidget]) {
   const store = createStore();
-  const host = makeHost();
+  const host = fakeShellHost();
   const refresh = vi.fn();
   const ctx: DispatchContext = {
     screenId: 'sign_up',

@@ -6,6 +6,7 @@ import arShell from '../i18n/locales/ar/shell.json';
 import { formErrorsAtom } from '../state/atoms';
 import { dispatch } from './dispatcher';
 import { findFieldRules, validateField, visibleOptions, type FieldRules } from './field-validation';
+import { fakeShellHost } from './fake-shell-host';
 
 const t = (key: string, values?: Record<string, unknown>) => i18n.t(key, values);
 
@@ -394,15 +395,7 @@ describe('server field errors on lists and multiple choices', () => {
     const ok = await dispatch([{ type: 'submit', endpoint: '/x', method: 'PUT' }], {
       screenId: 'task',
       store,
-      host: {
-        navigate: vi.fn(),
-        goBack: vi.fn(),
-        toast,
-        signOut: vi.fn(async () => true),
-        sessionStarted: vi.fn(),
-        setLanguage: vi.fn(async () => undefined),
-        setFooterHidden: vi.fn(),
-      },
+      host: fakeShellHost({ toast }),
       getWidgets: () => [amenitiesWidget, roomsWidget],
       refresh: vi.fn(),
       t,
@@ -474,15 +467,7 @@ describe('a pinned location (map_pin)', () => {
     const ok = await dispatch([{ type: 'submit', endpoint: '/x', method: 'PUT', fields: ['latitude'] }], {
       screenId: 'location',
       store,
-      host: {
-        navigate: vi.fn(),
-        goBack: vi.fn(),
-        toast: vi.fn(),
-        signOut: vi.fn(async () => true),
-        sessionStarted: vi.fn(),
-        setLanguage: vi.fn(async () => undefined),
-        setFooterHidden: vi.fn(),
-      },
+      host: fakeShellHost(),
       getWidgets: () => [pinWidget],
       refresh: vi.fn(),
       t,
@@ -548,15 +533,7 @@ describe('hidden fields on submit (issue 12 item 19)', () => {
       {
         screenId: 'property_add',
         store,
-        host: {
-          navigate: vi.fn(),
-          goBack: vi.fn(),
-          toast: vi.fn(),
-          signOut: vi.fn(async () => true),
-          sessionStarted: vi.fn(),
-          setLanguage: vi.fn(async () => undefined),
-          setFooterHidden: vi.fn(),
-        },
+        host: fakeShellHost(),
         getWidgets: () => widgets,
         refresh: vi.fn(),
         t,

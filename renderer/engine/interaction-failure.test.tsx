@@ -6,8 +6,9 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ScreenPayload } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
-import { ShellHostContext, type ShellHost } from './host';
+import { ShellHostContext } from './host';
 import { Screen } from './screen';
+import { fakeShellHost } from './fake-shell-host';
 
 // The interaction chunk (dispatcher, field checks, draft saver) failed its first fetch and its 5 retries.
 vi.mock('./interaction', () => ({
@@ -52,16 +53,7 @@ describe('a dispatch whose code failed to load (SPEC §4, §8)', () => {
         }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const shell = {
-      navigate: vi.fn(),
-      goBack: vi.fn(),
-      toast: vi.fn(),
-      signOut: vi.fn(async () => true),
-      sessionStarted: vi.fn(),
-      setLanguage: vi.fn(async () => undefined),
-      setFooterHidden: vi.fn(),
-      logEvent: vi.fn(),
-    } satisfies ShellHost;
+    const shell = fakeShellHost();
     render(
       <JotaiProvider store={createStore()}>
         <I18nextProvider i18n={i18n}>

@@ -11,6 +11,7 @@ import { ShellHostContext, type ShellHost } from './host';
 import type { WidgetReport } from './reports';
 import { Screen, primeScreenRequest } from './screen';
 import { widgetRegistry } from './registry';
+import { fakeShellHost } from './fake-shell-host';
 
 vi.mock('./registry', async () => {
   const { createElement } = await import('react');
@@ -83,18 +84,7 @@ function answer(payload: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function host(): ShellHost {
-  return {
-    navigate: vi.fn(),
-    goBack: vi.fn(),
-    toast: vi.fn(),
-    signOut: vi.fn(async () => true),
-    sessionStarted: vi.fn(),
-    setLanguage: vi.fn(async () => undefined),
-    setFooterHidden: vi.fn(),
-    logEvent: vi.fn(),
-  };
-}
+const host = fakeShellHost;
 
 function draw(
   payload: ScreenPayload | unknown,

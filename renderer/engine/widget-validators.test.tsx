@@ -9,9 +9,10 @@ import { Provider as JotaiProvider, createStore } from 'jotai';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/instance';
-import { ShellHostContext, type ShellHost } from './host';
+import { ShellHostContext } from './host';
 import { Screen, primeScreenRequest } from './screen';
 import { VALIDATOR_LOAD_RETRIES, resetWidgetValidators } from './validation-schemas';
+import { fakeShellHost } from './fake-shell-host';
 
 /** Widget types whose validator module was asked for, in order, once per try. */
 const loads: string[] = [];
@@ -54,15 +55,7 @@ function answer(payload: unknown): Response {
   });
 }
 
-const shell: ShellHost = {
-  navigate: vi.fn(),
-  goBack: vi.fn(),
-  toast: vi.fn(),
-  signOut: vi.fn(async () => true),
-  sessionStarted: vi.fn(),
-  setLanguage: vi.fn(async () => undefined),
-  setFooterHidden: vi.fn(),
-};
+const shell = fakeShellHost();
 
 function draw(widgetList: unknown[], screenId = 'sign_up') {
   fetchMock.mockResolvedValue(answer({ screen_id: screenId, schema_version: 1, widget_list: widgetList }));
