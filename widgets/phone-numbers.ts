@@ -9,8 +9,7 @@ let loading: Promise<PhoneLib> | null = null;
 /**
  * Loads libphonenumber-js once (issue 13: the sign-in page shows the phone field without it; it comes with
  * the phone field's first keystroke, or with the engine's first phone check, renderer/engine/field-validation.ts),
- * with retries ({@link retryImport}). Rejects with the last error; a later call tries
- * again.
+ * with retries ({@link retryImport}). Rejects with the last error; a later call tries again.
  */
 export function loadPhoneLib(): Promise<PhoneLib> {
   loading ??= retryImport(() => import('libphonenumber-js')).then(

@@ -424,9 +424,9 @@ function takePrimedRequest(key: string): { request: Promise<unknown>; checked: b
  *
  * `payload.form` (issue 3): once per screen, storage key and query, the form starts from `initial` overlaid
  * with the unconfirmed local copy of the draft (engine/drafts.ts `startingValues`); with `form.draft` a
- * draft saver (engine/draft-saver.ts, whose code the screen waits for before it is drawn) saves the draft fields as the user types, a "Saving… / Saved" line (aria-live
- * polite) tells how it goes, a submit waits for it, and a version conflict fetches the screen again and
- * applies the new starting values.
+ * draft saver (engine/draft-saver.ts, whose code the screen waits for before it is drawn) saves the draft
+ * fields as the user types, a "Saving… / Saved" line (aria-live polite) tells how it goes, a submit waits for
+ * it, and a version conflict fetches the screen again and applies the new starting values.
  *
  * A `refresh` keeps the current widgets on screen until the new payload arrives (no skeleton), so that e.g.
  * an image_uploader refreshing its counts after an upload is not unmounted. A payload is drawn once the
