@@ -1,12 +1,13 @@
 #!/bin/sh
 # The cluster tests (bench/cluster, issue 14) put Debian's nginx in front of two instances; redis-server runs
-# the cluster's own Redis. Installed from Debian when missing, without starting the packaged services.
+# the cluster's own Redis; openssl makes the HTTPS front's throwaway certificate (bench/tls-proxy.ts). Installed from Debian when missing, without starting the packaged services.
 set -eu
 NGINX="${NGINX_PATH:-/usr/sbin/nginx}"
 REDIS="${REDIS_SERVER_PATH:-/usr/bin/redis-server}"
 MISSING=""
 [ -x "$NGINX" ] || MISSING="$MISSING nginx-light"
 [ -x "$REDIS" ] || MISSING="$MISSING redis-server"
+command -v openssl >/dev/null || MISSING="$MISSING openssl"
 if [ -z "$MISSING" ]; then exit 0; fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
   echo "Missing for the cluster tests:$MISSING; installing Debian's packages"

@@ -52,6 +52,11 @@ export interface LighthouseOptions {
   runs?: number;
   /** Chromium to drive; default `CHROMIUM_PATH` or /usr/bin/chromium. */
   chromePath?: string;
+  /**
+   * Accept the page's self-signed certificate (`--ignore-certificate-errors`): the bench's HTTPS front
+   * (bench/tls-proxy.ts) has one.
+   */
+  acceptSelfSigned?: boolean;
 }
 
 const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
@@ -86,6 +91,7 @@ export async function runLighthouse(url: string, opts: LighthouseOptions = {}): 
 async function runOnce(url: string, opts: LighthouseOptions): Promise<LighthouseFigures> {
   const chromeFlags = ['--headless=new', '--disable-gpu', '--disable-dev-shm-usage'];
   if (process.getuid?.() === 0) chromeFlags.push('--no-sandbox');
+  if (opts.acceptSelfSigned) chromeFlags.push('--ignore-certificate-errors');
   const chrome = await launch({
     chromePath: opts.chromePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags,

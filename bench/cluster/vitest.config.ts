@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:cluster`: the tests of the built server, run after `npm run build`: the cluster of issue 14
- * (bench/cluster/cluster.test.ts, needs PostgreSQL) and the start from the PGlite image
- * (bench/cluster/built-server.test.ts); one file at a time, one worker (the cluster takes the machine's two cores).
+ * (bench/cluster/cluster.test.ts, needs PostgreSQL), the start from the PGlite image
+ * (bench/cluster/built-server.test.ts) and the HTTPS front of deploy/nginx.conf (bench/cluster/tls-front.test.ts); one file at a time, one worker (the cluster takes the machine's two cores).
  */
 export default defineConfig({
   test: {
