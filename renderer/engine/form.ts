@@ -1,11 +1,12 @@
-import { useAtomValue, useStore } from 'jotai';
+import { useStore } from 'jotai';
 import { useMemo } from 'react';
 import type { JsonLogic, WidgetEnvelope } from '../../schemas/generated/types';
 import type { FormApi } from '../../widgets/widget-props';
 import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
 import type { Translate } from './field-validation';
 import { loadInteractionCode } from './interaction';
-import { evaluateCondition } from './logic';
+import { evaluateCondition, formFieldsRead } from './logic';
+import { useExternalValue } from '../state/use-store-value';
 
 /** The current form values of a screen (`{}` when none). */
 export function readForm(store: AppStore, screenId: string): FormValues {
@@ -57,22 +58,83 @@ export interface FieldRulesSource {
   t: Translate;
 }
 
+/** What a FormApi's holder has read so far: field values, field errors, or every value (a rule said so). */
+interface FormReads {
+  values: Set<string>;
+  errors: Set<string>;
+  everyValue: boolean;
+}
+
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
+
+/**
+ * Follows one screen's form for one component: `reads` collects what the component read through its FormApi,
+ * and `version` changes only when one of those values or errors
+ * changed, so that a field typed in, or a default written after the first paint, re-renders the widgets that
+ * show or test it and not the whole screen.
+ */
+function formTracker(store: AppStore, screenId: string) {
+  const reads: FormReads = { values: new Set(), errors: new Set(), everyValue: false };
+  const valuesNow = () => store.get(formValuesAtom)[screenId] ?? NO_FIELDS;
+  const errorsNow = () => store.get(formErrorsAtom)[screenId] ?? NO_FIELDS;
+  let values = valuesNow();
+  let errors = errorsNow();
+  let version = 0;
+  const version_ = () => {
+    const nextValues = valuesNow();
+    const nextErrors = errorsNow();
+    if (nextValues === values && nextErrors === errors) return version;
+    const changed =
+      (nextValues !== values &&
+        (reads.everyValue || [...reads.values].some((f) => !Object.is(values[f], nextValues[f])))) ||
+      (nextErrors !== errors && [...reads.errors].some((f) => errors[f] !== nextErrors[f]));
+    values = nextValues;
+    errors = nextErrors;
+    if (changed) version += 1;
+    return version;
+  };
+  const subscribe = (onChange: () => void) => {
+    const stopValues = store.sub(formValuesAtom, onChange);
+    const stopErrors = store.sub(formErrorsAtom, onChange);
+    return () => {
+      stopValues();
+      stopErrors();
+    };
+  };
+  return { reads, version: version_, subscribe, valuesNow, errorsNow };
+}
+
 /**
  * The FormApi of widgets/widget-props.ts for one screen, backed by the jotai atoms of renderer/state.
  * `validate` checks a field with the rules of `source` (the screen's widgets, engine/form-checks.ts), once
- * that code has loaded; without a source it does nothing. Re-renders the caller whenever the screen's values or errors change.
+ * that code has loaded; without a source it does nothing.
+ *
+ * Re-renders the caller when a value or error it has read changes (`value`, `error`, the fields a rule of
+ * `evaluate` names: engine/logic.ts `formFieldsRead`), not at every change of the screen's form. The object is
+ * the same for the screen's life; `value` and `error` read the form as it is now.
  */
 export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi {
   const store = useStore();
-  const values = useAtomValue(formValuesAtom)[screenId];
-  const errors = useAtomValue(formErrorsAtom)[screenId];
+  const tracker = useMemo(() => formTracker(store, screenId), [store, screenId]);
+  useExternalValue(tracker.version, tracker.subscribe);
   return useMemo<FormApi>(() => {
-    const form = values ?? {};
+    const { reads } = tracker;
     return {
-      value: (field) => form[field],
+      value: (field) => {
+        reads.values.add(field);
+        return tracker.valuesNow()[field];
+      },
       setValue: (field, value) => writeField(store, screenId, field, value),
-      error: (field) => errors?.[field],
-      evaluate: (rule: JsonLogic | undefined) => evaluateCondition(rule, { form }),
+      error: (field) => {
+        reads.errors.add(field);
+        return tracker.errorsNow()[field];
+      },
+      evaluate: (rule: JsonLogic | undefined) => {
+        const fields = formFieldsRead(rule);
+        if (fields === null) reads.everyValue = true;
+        else for (const field of fields) reads.values.add(field);
+        return evaluateCondition(rule, { form: tracker.valuesNow() });
+      },
       validate: (field) => {
         if (!source) return;
         // The checks are code the page loads once the owner acts (engine/interaction.ts): a field loses focus
@@ -83,5 +145,5 @@ export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi
         );
       },
     };
-  }, [store, screenId, values, errors, source]);
+  }, [store, screenId, source, tracker]);
 }

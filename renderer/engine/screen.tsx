@@ -1,4 +1,4 @@
-import { useAtomValue, useStore } from 'jotai';
+import { useStore } from 'jotai';
 import {
   startTransition,
   useCallback,
@@ -18,6 +18,7 @@ import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/genera
 import type { Dispatch, Load, PopupApi, Send, WidgetComponent } from '../../widgets/widget-props';
 import { apiRequest } from '../api/client';
 import { activeHotelIdAtom, appStore, openPopupAtom } from '../state/atoms';
+import { useStoreValue } from '../state/use-store-value';
 import type { DispatchContext } from './dispatcher';
 import { interactionCodeFirstTry, loadInteractionCode, loadedInteractionCode } from './interaction';
 import type { DraftSaver, DraftSaverOptions } from './draft-saver';
@@ -461,7 +462,7 @@ export function Screen({
   const drawnFromPageRef = useRef(state.status === 'ready' ? firstKey : null);
   const [reloadKey, setReloadKey] = useState(0);
   const widgetsRef = useRef<readonly WidgetEnvelope[]>([]);
-  const openId = useAtomValue(openPopupAtom);
+  const openId = useStoreValue(openPopupAtom);
   const form = useFormApi(screenId);
 
   const refresh = useCallback(() => setReloadKey((k) => k + 1), []);

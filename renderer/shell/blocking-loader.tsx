@@ -1,9 +1,9 @@
 import { keyframes } from '@emotion/react';
-import { useAtomValue } from 'jotai';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import { blockingLoaderAtom } from '../state/atoms';
+import { useStoreValue } from '../state/use-store-value';
 
 /** One turn of the spinner (the ring of MUI's indeterminate CircularProgress, drawn without it). */
 const spin = keyframes({ from: { transform: 'rotate(0deg)' }, to: { transform: 'rotate(360deg)' } });
@@ -15,7 +15,7 @@ const spin = keyframes({ from: { transform: 'rotate(0deg)' }, to: { transform: '
  */
 export function BlockingLoader(): ReactElement | null {
   const { t } = useTranslation();
-  const active = useAtomValue(blockingLoaderAtom) > 0;
+  const active = useStoreValue(blockingLoaderAtom) > 0;
   if (!active) return null;
   return (
     <Box

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { useAtomValue } from 'jotai';
 import { globalInfoAtom } from '../state/atoms';
+import { useStoreValue } from '../state/use-store-value';
 
 /** Side of the QR code drawn on the desktop page, in CSS px. */
 export const QR_CODE_SIZE_PX = 200;
@@ -48,7 +48,7 @@ function QrCode({ text, label }: { text: string; label: string }): ReactElement 
  */
 export function DesktopMessage(): ReactElement {
   const { t } = useTranslation();
-  const target = useAtomValue(globalInfoAtom)?.partner_site_url ?? window.location.href;
+  const target = useStoreValue(globalInfoAtom)?.partner_site_url ?? window.location.href;
   return (
     <Box
       component="main"

@@ -6,8 +6,8 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useAtomValue } from 'jotai';
 import { activeHotelIdAtom, globalInfoAtom } from '../state/atoms';
+import { useStoreValue } from '../state/use-store-value';
 import { BASE_PATH } from './config';
 
 /**
@@ -35,8 +35,8 @@ export function supportCenterUrl(
 export function NotFoundPage(): ReactElement {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const partnerSite = useAtomValue(globalInfoAtom)?.partner_site_url;
-  const activeHotelId = useAtomValue(activeHotelIdAtom);
+  const partnerSite = useStoreValue(globalInfoAtom)?.partner_site_url;
+  const activeHotelId = useStoreValue(activeHotelIdAtom);
   useEffect(() => {
     document.title = t('shell.not_found.title');
   }, [t]);

@@ -1,4 +1,4 @@
-import { atom, useAtomValue, useSetAtom, useStore } from 'jotai';
+import { atom, useSetAtom, useStore } from 'jotai';
 import { Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import {
   userDetailsAtom,
 } from '../state/atoms';
 import { clearStorageOnSignOut } from '../state/storage-keys';
+import { useStoreValue } from '../state/use-store-value';
 import { decideAccess } from './access';
 import { BlockingLoader } from './blocking-loader';
 import {
@@ -209,7 +210,7 @@ function RedirectToSignUp({
   const navigate = useNavigate();
   const store = useStore();
   const { t } = useTranslation();
-  const signedOutOnPurpose = useAtomValue(signedOutOnPurposeAtom);
+  const signedOutOnPurpose = useStoreValue(signedOutOnPurposeAtom);
   const toasted = useRef(false);
   useEffect(() => {
     if (signedOutOnPurpose) return undefined;
@@ -253,11 +254,11 @@ function OnboardPage(): ReactElement | null {
   const location = useLocation();
   const navigate = useNavigate();
   const { t } = useTranslation();
-  const loggedIn = useAtomValue(loggedInAtom);
-  const user = useAtomValue(userDetailsAtom);
-  const globalInfo = useAtomValue(globalInfoAtom);
-  const globalInfoSettled = useAtomValue(globalInfoSettledAtom);
-  const screenHidesFooter = useAtomValue(screenHidesFooterAtom);
+  const loggedIn = useStoreValue(loggedInAtom);
+  const user = useStoreValue(userDetailsAtom);
+  const globalInfo = useStoreValue(globalInfoAtom);
+  const globalInfoSettled = useStoreValue(globalInfoSettledAtom);
+  const screenHidesFooter = useStoreValue(screenHidesFooterAtom);
   const parsed = parseAppPath(location.pathname);
   const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
   const requestQuery = useMemo(() => queryFromSearch(location.search), [location.search]);

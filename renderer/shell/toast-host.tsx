@@ -1,5 +1,5 @@
 import { keyframes } from '@emotion/react';
-import { useAtomValue, useStore } from 'jotai';
+import { useStore } from 'jotai';
 import { useEffect, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -10,6 +10,7 @@ import InfoOutlined from '@mui/icons-material/InfoOutlined';
 import WarningAmber from '@mui/icons-material/WarningAmber';
 import type { ToastStatus } from '../../schemas/generated/types';
 import { toastsAtom } from '../state/atoms';
+import { useStoreValue } from '../state/use-store-value';
 import { TOAST_FADE_MS } from './config';
 
 const STYLE: Record<ToastStatus, { Icon: typeof CheckCircle; background: string }> = {
@@ -36,7 +37,7 @@ function isMobileBrowser(): boolean {
 export function ToastHost(): ReactElement | null {
   const { t } = useTranslation();
   const store = useStore();
-  const queue = useAtomValue(toastsAtom);
+  const queue = useStoreValue(toastsAtom);
   const current = queue[0];
 
   useEffect(() => {

@@ -227,9 +227,11 @@ export function ContactVerification({
   }, [session, activeSession]);
 
   const verifiedField = contents.verified_field;
+  // Read while drawing, so that a form replaced under the widget (a draft loaded) is put right again too.
+  const storedVerified = verifiedField ? form.value(verifiedField) : undefined;
   useEffect(() => {
-    if (verifiedField && form.value(verifiedField) !== isVerified) form.setValue(verifiedField, isVerified);
-  }, [verifiedField, isVerified, form]);
+    if (verifiedField && storedVerified !== isVerified) form.setValue(verifiedField, isVerified);
+  }, [verifiedField, storedVerified, isVerified, form]);
 
   useEffect(() => {
     if (isVerified && focusBadge.current) {

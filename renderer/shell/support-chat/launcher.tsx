@@ -1,7 +1,7 @@
-import { useAtomValue } from 'jotai';
 import { Suspense, type ReactElement } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { globalInfoAtom, loggedInAtom } from '../../state/atoms';
+import { useStoreValue } from '../../state/use-store-value';
 import { lazyWithRetry, ModuleLoadFallback } from '../lazy-screen';
 
 /**
@@ -16,8 +16,8 @@ const SupportChat = lazyWithRetry(() => import('./support-chat'));
  * try, the fallback with Refresh (SPEC §4, §8).
  */
 export function SupportChatLauncher(): ReactElement | null {
-  const loggedIn = useAtomValue(loggedInAtom);
-  const enabled = useAtomValue(globalInfoAtom)?.oyo_360_chat_enabled === true;
+  const loggedIn = useStoreValue(loggedInAtom);
+  const enabled = useStoreValue(globalInfoAtom)?.oyo_360_chat_enabled === true;
   if (!loggedIn || !enabled) return null;
   return (
     <ErrorBoundary fallback={<ModuleLoadFallback />}>
