@@ -1,4 +1,4 @@
-import { devices, expect, test, type Page } from '@playwright/test';
+import { devices, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { addHotel, logIn, signUp } from './helpers';
 
 /**
@@ -25,6 +25,26 @@ async function openBasicInfo(page: Page, id: string, title: string) {
   await expect(draftStatus(page, 'Saving…')).toHaveCount(0);
 }
 
+/**
+ * Takes the context offline and waits until `page` finds the network gone. Playwright's `setOffline` resolves
+ * when the page's renderer knows, before Chromium's network service does: on a loaded machine a draft sent
+ * just after it still reached the server (and was then reported as ERR_INTERNET_DISCONNECTED), so a request
+ * that fails is what shows the network is really down.
+ */
+async function goOffline(context: BrowserContext, page: Page) {
+  await context.setOffline(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        fetch('/healthz', { cache: 'no-store' }).then(
+          () => 'reached',
+          () => 'offline',
+        ),
+      ),
+    )
+    .toBe('offline');
+}
+
 /** The basic_info section of lead `id` as the server has it, read with the page's session cookie. */
 async function basicInfoOnServer(page: Page, id: string) {
   const res = await page.request.get(`/hms_ms/api/v1/onboard/leads/${id}`);
@@ -45,7 +65,7 @@ test('changes typed offline are kept on the device, saved when the network is ba
   const id = await addHotel(page, 'Lake Shore Lodge');
   await openBasicInfo(page, id, 'Lake Shore Lodge');
 
-  await context.setOffline(true);
+  await goOffline(context, page);
   await page.getByLabel('Description').fill('Eight quiet rooms on the lake shore.');
   await page.getByLabel('Total rooms').fill('8');
   await expect(draftStatus(page, OFFLINE)).toBeVisible();
@@ -74,7 +94,7 @@ test('changes typed offline in a page that was closed are restored and sent when
   const id = await addHotel(page, 'Hill Top Stay');
   await openBasicInfo(page, id, 'Hill Top Stay');
 
-  await context.setOffline(true);
+  await goOffline(context, page);
   await page.getByLabel('Description').fill('Six rooms with a view of the tea gardens.');
   await page.getByLabel('Total rooms').fill('6');
   await expect(draftStatus(page, OFFLINE)).toBeVisible();
