@@ -69,9 +69,8 @@ const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 /**
  * Follows one screen's form for one component: `reads` collects what the component read through its FormApi,
- * and `version` changes only when one of those values or errors
- * changed, so that a field typed in, or a default written after the first paint, re-renders the widgets that
- * show or test it and not the whole screen.
+ * and `version` changes only when one of those values or errors changed, so that a field typed in, or a
+ * default written after the first paint, re-renders the widgets that show or test it, not the whole screen.
  */
 function formTracker(store: AppStore, screenId: string) {
   const reads: FormReads = { values: new Set(), errors: new Set(), everyValue: false };
@@ -80,7 +79,7 @@ function formTracker(store: AppStore, screenId: string) {
   let values = valuesNow();
   let errors = errorsNow();
   let version = 0;
-  const version_ = () => {
+  const currentVersion = () => {
     const nextValues = valuesNow();
     const nextErrors = errorsNow();
     if (nextValues === values && nextErrors === errors) return version;
@@ -101,7 +100,7 @@ function formTracker(store: AppStore, screenId: string) {
       stopErrors();
     };
   };
-  return { reads, version: version_, subscribe, valuesNow, errorsNow };
+  return { reads, version: currentVersion, subscribe, valuesNow, errorsNow };
 }
 
 /**
