@@ -29,7 +29,7 @@ import {
   SESSION_EXPIRED_REDIRECT_MS,
 } from './config';
 import { parseAppPath, signUpPath, toBrowserPath } from './country';
-import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES, footerShown } from './route-table';
+import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES, footerShown, type AppRoute } from './route-table';
 import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOutLocally } from './session';
@@ -252,13 +252,11 @@ function RedirectAfterSignIn({ fallback }: { fallback: string }): null {
  */
 function OnboardPage(): ReactElement | null {
   const location = useLocation();
-  const navigate = useNavigate();
   const { t } = useTranslation();
   const loggedIn = useStoreValue(loggedInAtom);
   const user = useStoreValue(userDetailsAtom);
   const globalInfo = useStoreValue(globalInfoAtom);
   const globalInfoSettled = useStoreValue(globalInfoSettledAtom);
-  const screenHidesFooter = useStoreValue(screenHidesFooterAtom);
   const parsed = parseAppPath(location.pathname);
   const decision = decideAccess({ parsed, loggedIn, user, globalInfo, globalInfoSettled });
   const requestQuery = useMemo(() => queryFromSearch(location.search), [location.search]);
@@ -279,7 +277,6 @@ function OnboardPage(): ReactElement | null {
     );
   }
   const { route, countryCode } = decision;
-  const footerVisible = footerShown(route, screenHidesFooter, globalInfo?.enable_oyo360_l1_revamp === true);
   return (
     <>
       {route.public && (
@@ -295,17 +292,37 @@ function OnboardPage(): ReactElement | null {
         requestHeaders={countryCode ? { user_url_country: countryCode.toUpperCase() } : undefined}
         requestQuery={requestQuery}
       />
-      {footerVisible && (
-        <ErrorBoundary fallback={<ModuleLoadFallback />}>
-          <Suspense>
-            <LazyFooter
-              current={`/${route.path}`}
-              onNavigate={(to) => void navigate(toBrowserPath(to, countryCode))}
-            />
-          </Suspense>
-        </ErrorBoundary>
-      )}
+      <PageFooter route={route} countryCode={countryCode} />
     </>
+  );
+}
+
+/**
+ * The footer tabs under a route's screen, when they show there ({@link footerShown}). A component of its own, so
+ * that the screen saying it hides them (`hide_footer`, set once it is drawn) redraws the footer alone and not the
+ * page with its screen (issue 13 item 4: that redraw was part of the long task after the sign-in page's first
+ * paint).
+ */
+function PageFooter({
+  route,
+  countryCode,
+}: {
+  route: AppRoute;
+  countryCode: string | null;
+}): ReactElement | null {
+  const navigate = useNavigate();
+  const screenHidesFooter = useStoreValue(screenHidesFooterAtom);
+  const l1Revamp = useStoreValue(globalInfoAtom)?.enable_oyo360_l1_revamp === true;
+  if (!footerShown(route, screenHidesFooter, l1Revamp)) return null;
+  return (
+    <ErrorBoundary fallback={<ModuleLoadFallback />}>
+      <Suspense>
+        <LazyFooter
+          current={`/${route.path}`}
+          onNavigate={(to) => void navigate(toBrowserPath(to, countryCode))}
+        />
+      </Suspense>
+    </ErrorBoundary>
   );
 }
 
