@@ -2,6 +2,7 @@ import { createStore } from 'jotai';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedInAtom } from '../state/atoms';
 import { FIRST_SCREEN_ELEMENT_ID, takeEmbeddedScreen } from './embedded-screen';
+import { readForm } from '../engine/form';
 import { widgetRegistry } from '../engine/registry';
 import { primeFirstScreen } from './first-screen';
 
@@ -54,6 +55,23 @@ describe('primeFirstScreen', () => {
       code: expect.any(Promise),
     });
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("puts an embedded screen's starting form values in the store before the first draw", () => {
+    const store = signedOut();
+    const payload = {
+      screen_id: 'sign_up',
+      schema_version: 1 as const,
+      widget_list: [],
+      form: { initial: { country_code: 'AE' } },
+    };
+    const embedded = { screen_id: 'sign_up', locale: 'en-GB' as const, country: 'AE', payload };
+    primeFirstScreen(store, { pathname: '/propertyOnboard/ae/sign_up', search: '' }, 'en-GB', embedded);
+    expect(readForm(store, 'sign_up')).toEqual({ country_code: 'AE' });
+    // Not for a screen that is fetched: its values come with it.
+    const other = signedOut();
+    primeFirstScreen(other, { pathname: '/propertyOnboard/sign_up', search: '' }, 'en-GB', embedded);
+    expect(readForm(other, 'sign_up')).toEqual({});
   });
 
   it("waits for the code of the embedded screen's lazy widgets, so that the first draw has them", async () => {

@@ -1,3 +1,5 @@
+import { startingValues } from '../engine/drafts';
+import { replaceForm } from '../engine/form';
 import { primeScreenRequest } from '../engine/screen';
 import { queryFromSearch } from '../engine/query';
 import { loggedInAtom, type AppStore } from '../state/atoms';
@@ -18,6 +20,10 @@ import { SIGNED_IN_REDIRECTS } from './route-table';
  * resolves once the embedded payload's lazy widgets have their code or failed a first try (at once when it did
  * not come embedded; engine/screen.tsx `primeScreenRequest`). Null: a signed-out visitor of a page that needs
  * a session, a path that is not a route.
+ *
+ * An embedded screen's starting form values (`form.initial`, a draft kept on the device) are put in `store`
+ * now, so that its first draw shows them: the screen applies them again once drawn (engine/screen.tsx), which
+ * changes nothing then, instead of drawing every widget a second time before the first paint.
  */
 export function primeFirstScreen(
   store: AppStore,
@@ -41,6 +47,9 @@ export function primeFirstScreen(
     embedded.locale === language &&
     embedded.country === country &&
     sameQuery(embedded.query ?? {}, query);
+  if (fromPage && embedded.payload.form) {
+    replaceForm(store, screenId, startingValues(embedded.payload.form).values);
+  }
   const code = primeScreenRequest(
     screenId,
     language,
