@@ -4,8 +4,9 @@
  * start (a loaded machine makes every time longer; read the figures with it). How each figure is
  * measured: bench/README.md. Figures are printed, never asserted by the tests; the exit code is 0 even
  * when a goal is missed (CI's size budget is a separate, deterministic check).
- * `npm run bench -- --only=cold,size,lighthouse,load` measures only some parts (cold start; JS sizes;
- * Lighthouse mobile; throughput). `BENCH_PORT` moves the servers off 3299 (the hello-world off 3298, the HTTPS front off 3300–3301).
+ * `npm run bench -- --only=cold,size,lighthouse,load,photos` measures only some parts (cold start and idle
+ * memory; JS sizes; Lighthouse mobile; throughput; photo accept). `BENCH_PORT` moves the servers off 3299 (the
+ * hello-world off 3298, the HTTPS front off 3300–3301).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -16,6 +17,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
 import { runLighthouse, type LighthouseFigures } from './lighthouse';
 import { load, median, type LoadFigures } from './load';
+import { signedInOwner } from './owner';
+import { MB, havePhotos, nearLimitJpeg, rss, twentyUploads, warmUpJpeg } from './photos';
 import { startServer, type BenchServer } from './server';
 import { startTlsProxy, type TlsProxy } from './tls-proxy';
 
@@ -25,6 +28,8 @@ const helloPort = port - 1;
 /** The HTTPS front's port (and the one above it for its plain-HTTP redirect). */
 const tlsPort = port + 1;
 const KB = 1000;
+/** How long the first start is left idle after /readyz before its resident memory is read, ms (ours). */
+const IDLE_AFTER_READY_MS = 5000;
 
 interface Row {
   figure: string;
@@ -41,7 +46,7 @@ const kb = (b: number) => `${(b / KB).toFixed(1)} KB`;
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const parts = new Set(
-  onlyArg ? onlyArg.slice('--only='.length).split(',') : ['cold', 'size', 'lighthouse', 'load'],
+  onlyArg ? onlyArg.slice('--only='.length).split(',') : ['cold', 'size', 'lighthouse', 'load', 'photos'],
 );
 
 const loadAtStart = loadavg();
@@ -55,10 +60,17 @@ if (parts.has('cold')) {
   const empty: number[] = [];
   const live: number[] = [];
   let dataDir: string | null = null;
+  let idleRss = 0;
   for (let i = 0; i < 3; i++) {
     const s = await startServer(port);
     empty.push(s.readyAfterMs);
     live.push(s.liveAfterMs);
+    // Issue 13 item 5: the first start's resident memory once it is idle, what is loaded in the background
+    // after listen included.
+    if (i === 0) {
+      await new Promise((r) => setTimeout(r, IDLE_AFTER_READY_MS));
+      idleRss = rss(s.pid);
+    }
     const keep = i === 2;
     if (keep) dataDir = s.dataDir;
     await s.stop({ keepData: keep });
@@ -74,6 +86,12 @@ if (parts.has('cold')) {
   row('cold start, empty data dir → /readyz 200 (median of 3)', ms(e), '≤ 5.00 s', e <= 5000);
   row('  of which → /healthz 200 (listening)', ms(median(live)), '—', null);
   row('cold start, existing data dir → /readyz 200 (median of 3)', ms(x), '≤ 3.00 s', x <= 3000);
+  row(
+    `idle memory after a first start (RSS ${IDLE_AFTER_READY_MS / 1000} s after /readyz, empty data dir)`,
+    `${(idleRss / MB).toFixed(0)} MB`,
+    '< 400 MB',
+    idleRss < 400 * MB,
+  );
 }
 
 // 2. The engine's own code: renderer/engine minified with everything outside the folder external
@@ -163,34 +181,6 @@ await app.listen({ port: ${helloPort}, host: '127.0.0.1' });`;
   };
 }
 
-/** Signs a new owner in through the development outbox and adds a property; returns the cookie header and the property's id. */
-async function signedInOwner(base: string): Promise<{ cookie: string; propertyUniqueId: string }> {
-  const phone = `+9198${String(Date.now() % 1e8).padStart(8, '0')}`;
-  const post = (path: string, body: unknown, cookie = '') =>
-    fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-  await post('/hms_ms/api/v2/request_otp', { phone, purpose: 'sign_up' });
-  const outbox = (await (await fetch(`${base}/__dev/outbox`)).json()) as { to: string; code: string }[];
-  const code = outbox.find((e) => e.to === phone)?.code;
-  const verified = await post('/hms_ms/api/v2/verify_otp', { phone, purpose: 'sign_up', otp: code });
-  if (!verified.ok) throw new Error(`sign-in failed: ${verified.status}`);
-  const cookie = verified.headers
-    .getSetCookie()
-    .map((c) => c.split(';', 1)[0])
-    .join('; ');
-  const lead = await post(
-    '/hms_ms/api/v1/onboard/leads',
-    { title: 'Sea View Residency', property_type: 'hotel', property_sub_type: 'boutique_hotel' },
-    cookie,
-  );
-  if (lead.status !== 201) throw new Error(`adding a property failed: ${lead.status}`);
-  const { data } = (await lead.json()) as { data: { lead: { property_unique_id: string } } };
-  return { cookie, propertyUniqueId: data.lead.property_unique_id };
-}
-
 /** The hello-world, once started (stopped at the end whatever happens). */
 const running: { hello: Awaited<ReturnType<typeof startHello>> | null } = { hello: null };
 const server = await startServer(port, { RATE_LIMIT_MAX: '0' });
@@ -204,6 +194,8 @@ try {
   if (parts.has('load')) await measureLoad(server);
   await server.stop();
   if (parts.has('load')) await measurePostgres();
+  // 6. Photo accept: 20 uploads of a JPEG just under the 10 MB limit on a fresh server.
+  if (parts.has('photos')) await measurePhotoAccept();
 } finally {
   await running.hello?.stop();
   await server.stop();
@@ -406,6 +398,31 @@ async function measurePostgres(): Promise<void> {
   } else {
     row('checklist, PostgreSQL', 'not measured (DATABASE_URL unset)', '≥ 3000 req/s, p99 ≤ 15 ms', null);
   }
+}
+
+/**
+ * Issue 13 item 7 (bench/photos.ts `twentyUploads`): 20 uploads of a JPEG just under the limit, one after
+ * another on a fresh server: p95 of their times and the resident memory held after the last one.
+ */
+async function measurePhotoAccept(): Promise<void> {
+  if (!havePhotos()) {
+    row('photo accept', 'not measured (no test photographs: sh .ci/ensure-test-photos.sh)', '—', null);
+    return;
+  }
+  const file = await nearLimitJpeg();
+  const f = await twentyUploads(port, file, await warmUpJpeg());
+  row(
+    `photo accept of a ${(file.length / MB).toFixed(2)} MB JPEG, 20 uploads: p95`,
+    `${f.p95.toFixed(0)} ms (median ${f.median.toFixed(0)} ms)`,
+    '≤ 400 ms',
+    f.p95 <= 400,
+  );
+  row(
+    '  server RSS after the 20 above its idle level',
+    `${f.rssGrowth >= 0 ? '+' : ''}${(f.rssGrowth / MB).toFixed(0)} MB (idle ${(f.idleRss / MB).toFixed(0)} MB)`,
+    '≤ 150 MB',
+    f.rssGrowth <= 150 * MB,
+  );
 }
 
 const w1 = Math.max(...rows.map((r) => r.figure.length), 6);
