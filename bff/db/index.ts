@@ -4,7 +4,10 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import {
   Kysely,
   Migrator,
+  PostgresAdapter,
   PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   sql,
   type DatabaseConnection,
   type DatabaseIntrospector,
@@ -41,7 +44,14 @@ import * as m0020 from './migrations/0020-analytics-partitions-error-groups';
 import * as m0022 from './migrations/0022-push-subscriptions';
 import { withDriver } from './dialect-with-driver';
 import { cachedReadsDialect, type ReadCacheStats } from './cached-reads';
-import { isEmptyDataDir, pgliteImage } from './pglite-image';
+import {
+  extractPgliteImage,
+  isEmptyDataDir,
+  isNewDataDir,
+  isPgliteImageCurrent,
+  pgliteImage,
+  pgliteImagePath,
+} from './pglite-image';
 import { preparedStatementName } from './prepared';
 import { tracedDialect } from './traced-dialect';
 import type { Database } from './schema';
@@ -245,6 +255,41 @@ export const PGLITE_BYTEA = {
 };
 
 /**
+ * Kysely's dialect for the PGlite `client` once it exists: PostgreSQL's adapter, compiler and introspector, and
+ * kysely-pglite-dialect's driver, made when Kysely first initialises its driver (its first query), after the
+ * client is there. A client that failed fails every query with its error.
+ */
+function pgliteDialect(client: Promise<PGlite>): Dialect {
+  const driver = client.then((c) => new PGliteDialect(c).createDriver());
+  // Handled here too: the failure reaches the caller through `opened` and through each query.
+  driver.catch(() => {});
+  let inner: Driver | null = null;
+  const ready = () => {
+    if (!inner) throw new Error('PGlite driver used before init');
+    return inner;
+  };
+  return {
+    createAdapter: () => new PostgresAdapter(),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createDriver: () => ({
+      init: async () => {
+        inner = await driver;
+        await inner.init();
+      },
+      acquireConnection: () => ready().acquireConnection(),
+      beginTransaction: (conn, settings) => ready().beginTransaction(conn, settings),
+      commitTransaction: (conn) => ready().commitTransaction(conn),
+      rollbackTransaction: (conn) => ready().rollbackTransaction(conn),
+      releaseConnection: (conn) => ready().releaseConnection(conn),
+      destroy: async () => {
+        await (inner ?? (await driver.catch(() => null)))?.destroy();
+      },
+    }),
+  };
+}
+
+/**
  * Connects without waiting (issue 13 item 5): the handle is usable at once (queries wait for PGlite to be
  * ready), and `opened` says when the database is open. For PGlite with a folder, the folder is created,
  * and an empty folder is filled from the pre-initialised image when the build made one (`pglite-image.ts`).
@@ -256,38 +301,47 @@ export function connectDatabase(
   limits?: DatabaseLimits,
 ): DatabaseHandle & { opened: Promise<void> } {
   if (target.kind === 'pglite') {
-    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    // An empty folder (or memory) starts from the image `npm run build` made (issue 13 item 5): no initdb.
-    const empty = !target.dataDir || isEmptyDataDir(target.dataDir);
-    const image = empty ? pgliteImage() : undefined;
+    const { dataDir } = target;
+    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    // An empty folder (or memory) starts from the image `npm run build` made (issue 13 item 5): no initdb. A new
+    // folder is filled by extracting the image into it before PGlite opens it; memory, or a folder that holds
+    // files but no database, gets the image through PGlite's own `loadDataDir`.
+    const empty = !dataDir || isEmptyDataDir(dataDir);
+    const current = empty && isPgliteImageCurrent();
+    const extracted = current && dataDir && isNewDataDir(dataDir) ? dataDir : null;
+    const image = current && !extracted ? pgliteImage() : undefined;
     const options = {
       startParams: [...PGLITE_START_PARAMS],
       ...PGLITE_BYTEA,
       ...(image ? { loadDataDir: image } : {}),
     };
-    const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
+    const open = () => (dataDir ? new PGlite(dataDir, options) : new PGlite(options));
+    const client = extracted
+      ? extractPgliteImage(pgliteImagePath(), extracted).then(open)
+      : Promise.resolve(open());
     // Reads answered from memory until the next write: exact, as this process is PGlite's one writer.
-    const { dialect: plain, stats } = cachedReadsDialect(new PGliteDialect(client));
+    const { dialect: plain, stats } = cachedReadsDialect(pgliteDialect(client));
     const dialect = target.traced ? tracedDialect(plain) : plain;
     const db = new Kysely<Database>({ dialect: limits ? boundedDialect(dialect, limits) : dialect });
-    const opened = client.waitReady;
+    const opened = client.then((c) => c.waitReady);
     // Handled here too, so a failure is not an unhandled rejection before someone awaits `opened`.
     opened.catch(() => {});
     return {
       db,
       kind: 'pglite',
       opened,
-      origin: image ? 'image' : empty ? 'initdb' : 'existing',
+      origin: current ? 'image' : empty ? 'initdb' : 'existing',
       readCache: stats,
       // Migrations run on their own unbounded driver over the same client, before any request is served.
       migrate: async () => {
-        const unbounded = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+        const unbounded = new Kysely<Database>({ dialect: new PGliteDialect(await client) });
         await migrateToLatest(unbounded);
       },
       close: async () => {
         await opened.catch(() => {});
         await db.destroy();
-        if (!client.closed) await client.close();
+        const c = await client.catch(() => null);
+        if (c && !c.closed) await c.close();
       },
     };
   }

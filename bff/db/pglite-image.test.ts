@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase, migrateToLatest, migrationProvider } from '.';
-import { isPgliteImageCurrent, pgliteImage, pgliteImagePath, writePgliteImage } from './pglite-image';
+import {
+  extractPgliteImage,
+  isPgliteImageCurrent,
+  pgliteImage,
+  pgliteImagePath,
+  writePgliteImage,
+} from './pglite-image';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -30,6 +36,43 @@ describe('pre-initialised PGlite image (issue 13 item 5)', () => {
         handle.db,
       );
       expect(rows.map((r) => r.name)).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
+
+  it('is extracted into a new folder in one rename, and a broken image leaves the folder empty', async () => {
+    if (!isPgliteImageCurrent()) await writePgliteImage(pgliteImagePath(), (db) => migrateToLatest(db));
+    const dataDir = join(tempDir(), 'pglite');
+    mkdirSync(dataDir);
+    await extractPgliteImage(pgliteImagePath(), dataDir);
+    // The image's absolute entries land inside the folder, and the temporary folder is gone.
+    expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+    expect(existsSync(join(dataDir, 'base'))).toBe(true);
+    expect(existsSync(`${dataDir}.image-tmp`)).toBe(false);
+
+    const broken = join(tempDir(), 'broken.tar.gz');
+    writeFileSync(broken, 'not a gzip tar');
+    const empty = join(tempDir(), 'pglite');
+    mkdirSync(empty);
+    await expect(extractPgliteImage(broken, empty)).rejects.toThrow();
+    expect(readdirSync(empty)).toEqual([]);
+    expect(existsSync(`${empty}.image-tmp`)).toBe(false);
+  }, 180_000);
+
+  it('fills a folder that holds files but no database through PGlite itself', async () => {
+    if (!isPgliteImageCurrent()) await writePgliteImage(pgliteImagePath(), (db) => migrateToLatest(db));
+    const dataDir = join(tempDir(), 'pglite');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'left-over.txt'), 'from an earlier try');
+    const handle = connectDatabase({ kind: 'pglite', dataDir });
+    try {
+      expect(handle.origin).toBe('image');
+      await handle.opened;
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(
+        handle.db,
+      );
+      expect(rows[0]?.n).toBe(Object.keys(await migrationProvider.getMigrations()).length);
     } finally {
       await handle.close();
     }

@@ -366,6 +366,9 @@ export default async function screenRoutes(
     {
       // Public at the route level: the catalogue decides per screen.
       config: { public: true, withNewestOpenLead: true },
+      // The route compresses its answers itself, from copies kept compressed (below): @fastify/compress's
+      // hooks would only look at each answer and pass it on (issue 13 item 6).
+      compress: false,
       schema: {
         operationId: 'getScreen',
         tags: ['screens'],
