@@ -96,7 +96,15 @@ test('changes typed offline in a page that was closed are restored and sent when
 
   await goOffline(context, page);
   await page.getByLabel('Description').fill('Six rooms with a view of the tea gardens.');
+  // The page is closed only once its try to save the last change has failed: a save still waiting for its
+  // debounce when the page closes was sent by the closing page after Chromium had dropped its offline
+  // emulation (the page's DevTools session was gone), and reached the server.
+  const lastTry = page.waitForEvent(
+    'requestfailed',
+    (r) => r.method() === 'PUT' && (r.postData() ?? '').includes('"total_rooms"'),
+  );
   await page.getByLabel('Total rooms').fill('6');
+  await lastTry;
   await expect(draftStatus(page, OFFLINE)).toBeVisible();
   await page.close();
   await context.setOffline(false);
