@@ -12,7 +12,7 @@ import type { Action, ScreenPayload, WidgetEnvelope } from '../../schemas/genera
 import { i18n } from '../i18n/instance';
 import { formValuesAtom } from '../state/atoms';
 import { dispatch } from './dispatcher';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 /** The screens as the BFF composes them for its fixture contexts (bff/screens/snapshots.test.ts keeps them). */
 const snapshots = join(import.meta.dirname, '..', '..', 'bff', 'screens', '__snapshots__');

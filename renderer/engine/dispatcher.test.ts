@@ -4,7 +4,7 @@ import type { Action, WidgetEnvelope } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import { blockingLoaderAtom, formErrorsAtom, formValuesAtom, openPopupAtom } from '../state/atoms';
 import { dispatch, type DispatchContext } from './dispatcher';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 const fetchMock = vi.fn<typeof fetch>();
 

@@ -6,7 +6,7 @@ import arShell from '../i18n/locales/ar/shell.json';
 import { formErrorsAtom } from '../state/atoms';
 import { dispatch } from './dispatcher';
 import { findFieldRules, validateField, visibleOptions, type FieldRules } from './field-validation';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 const t = (key: string, values?: Record<string, unknown>) => i18n.t(key, values);
 

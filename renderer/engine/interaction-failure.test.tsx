@@ -8,7 +8,7 @@ import type { ScreenPayload } from '../../schemas/generated/types';
 import { i18n } from '../i18n/instance';
 import { ShellHostContext } from './host';
 import { Screen } from './screen';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 // The interaction chunk (dispatcher, field checks, draft saver) failed its first fetch and its 5 retries.
 vi.mock('./interaction', () => ({

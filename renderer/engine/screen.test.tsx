@@ -11,7 +11,7 @@ import { ShellHostContext, type ShellHost } from './host';
 import type { WidgetReport } from './reports';
 import { Screen, primeScreenRequest } from './screen';
 import { widgetRegistry } from './registry';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 vi.mock('./registry', async () => {
   const { createElement } = await import('react');

@@ -12,7 +12,7 @@ import { i18n } from '../i18n/instance';
 import { ShellHostContext } from './host';
 import { Screen, primeScreenRequest } from './screen';
 import { VALIDATOR_LOAD_RETRIES, resetWidgetValidators } from './validation-schemas';
-import { fakeShellHost } from './fake-shell-host';
+import { fakeShellHost } from '../test-support/fake-shell-host';
 
 /** Widget types whose validator module was asked for, in order, once per try. */
 const loads: string[] = [];

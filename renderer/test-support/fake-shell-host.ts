@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { ShellHost } from './host';
+import type { ShellHost } from '../engine/host';
 
 /** A {@link ShellHost} whose every method (the optional `logEvent` too) is a Vitest mock. */
 export type FakeShellHost = { [K in keyof ShellHost]-?: Mock<NonNullable<ShellHost[K]>> };
