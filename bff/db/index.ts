@@ -315,10 +315,18 @@ export function connectDatabase(
       ...PGLITE_BYTEA,
       ...(image ? { loadDataDir: image } : {}),
     };
-    const open = () => (dataDir ? new PGlite(dataDir, options) : new PGlite(options));
+    const open = (opts: typeof options) => (dataDir ? new PGlite(dataDir, opts) : new PGlite(opts));
+    // A folder that cannot be replaced by a rename (a mount point, or its parent on another file system) is
+    // left empty by the failed fill, and gets the image through PGlite, as a folder holding files does.
     const client = extracted
-      ? extractPgliteImage(pgliteImagePath(), extracted).then(open)
-      : Promise.resolve(open());
+      ? extractPgliteImage(pgliteImagePath(), extracted).then(
+          () => open(options),
+          () => {
+            const blob = pgliteImage();
+            return open(blob ? { ...options, loadDataDir: blob } : options);
+          },
+        )
+      : Promise.resolve(open(options));
     // Reads answered from memory until the next write: exact, as this process is PGlite's one writer.
     const { dialect: plain, stats } = cachedReadsDialect(pgliteDialect(client));
     const dialect = target.traced ? tracedDialect(plain) : plain;
