@@ -1,4 +1,5 @@
 import { act, render } from '@testing-library/react';
+import jsonLogic from 'json-logic-js';
 import { Provider as JotaiProvider, createStore } from 'jotai';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -57,11 +58,37 @@ describe('useFormApi re-renders on what its holder read', () => {
     expect(seen).toEqual([false, true]);
   });
 
-  it('every field after a rule that may read any', () => {
+  it('the fields a rule reads by name (missing), not others', () => {
     const rule: JsonLogic = { missing: ['form.kind'] };
-    const { store, renders, change } = setup((form) => form.evaluate(rule));
+    const { store, seen, change } = setup((form) => form.evaluate(rule));
     change(() => writeField(store, 's', 'title', 'Sea View'));
-    expect(renders()).toBe(2);
+    expect(seen).toEqual([true]);
+    change(() => writeField(store, 's', 'kind', 'hotel'));
+    expect(seen).toEqual([true, false]);
+  });
+
+  it('the fields the last evaluation reached: a field after a false `and` once the first turns true', () => {
+    const rule: JsonLogic = { and: [{ var: 'form.otp_sent' }, { '==': [{ var: 'form.otp' }, '123456'] }] };
+    const { store, seen, renders, change } = setup((form) => form.evaluate(rule));
+    // `otp` is not reached while `otp_sent` is false, and cannot change the result.
+    change(() => writeField(store, 's', 'otp', '123456'));
+    expect(renders()).toBe(1);
+    change(() => writeField(store, 's', 'otp_sent', true));
+    expect(seen).toEqual([false, true]);
+    change(() => writeField(store, 's', 'otp', '000000'));
+    expect(seen).toEqual([false, true, false]);
+  });
+
+  it('every field after a rule that lists the form', () => {
+    jsonLogic.add_operation('field_count', (form: object) => Object.keys(form).length);
+    try {
+      const rule = { '>': [{ field_count: [{ var: 'form' }] }, 5] } as unknown as JsonLogic;
+      const { store, renders, change } = setup((form) => form.evaluate(rule));
+      change(() => writeField(store, 's', 'title', 'Sea View'));
+      expect(renders()).toBe(2);
+    } finally {
+      jsonLogic.rm_operation('field_count');
+    }
   });
 
   it('a form replaced as a whole (a draft loaded) when a field it read differs', () => {

@@ -5,7 +5,7 @@ import type { FormApi } from '../../widgets/widget-props';
 import { formErrorsAtom, formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
 import type { Translate } from './field-validation';
 import { loadInteractionCode } from './interaction';
-import { evaluateCondition, formFieldsRead } from './logic';
+import { evaluateCondition } from './logic';
 import { useExternalValue } from '../state/use-store-value';
 
 /** The current form values of a screen (`{}` when none). */
@@ -108,9 +108,9 @@ function formTracker(store: AppStore, screenId: string) {
  * `validate` checks a field with the rules of `source` (the screen's widgets, engine/form-checks.ts), once
  * that code has loaded; without a source it does nothing.
  *
- * Re-renders the caller when a value or error it has read changes (`value`, `error`, the fields a rule of
- * `evaluate` names: engine/logic.ts `formFieldsRead`), not at every change of the screen's form. The object is
- * the same for the screen's life; `value` and `error` read the form as it is now.
+ * Re-renders the caller when a value or error it has read changes (`value`, `error`, the fields the last
+ * evaluation of a rule by `evaluate` read), not at every change of the screen's form. The object is the same
+ * for the screen's life; `value` and `error` read the form as it is now.
  */
 export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi {
   const store = useStore();
@@ -129,10 +129,24 @@ export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi
         return tracker.errorsNow()[field];
       },
       evaluate: (rule: JsonLogic | undefined) => {
-        const fields = formFieldsRead(rule);
-        if (fields === null) reads.everyValue = true;
-        else for (const field of fields) reads.values.add(field);
-        return evaluateCondition(rule, { form: tracker.valuesNow() });
+        // The rule sees the form through a proxy that notes each field its evaluation reads: the result
+        // depends on those alone (a field that `and`, `or` or `if` did not reach changes nothing while the
+        // ones read stay as they are). Listing the fields (Object.keys…) counts as reading them all.
+        const form = new Proxy(tracker.valuesNow(), {
+          get: (values, field) => {
+            if (typeof field === 'string') reads.values.add(field);
+            return Reflect.get(values, field);
+          },
+          has: (values, field) => {
+            if (typeof field === 'string') reads.values.add(field);
+            return Reflect.has(values, field);
+          },
+          ownKeys: (values) => {
+            reads.everyValue = true;
+            return Reflect.ownKeys(values);
+          },
+        });
+        return evaluateCondition(rule, { form });
       },
       validate: (field) => {
         if (!source) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateCondition, formFieldsRead, resolveDeep, resolveValue } from './logic';
+import { evaluateCondition, resolveDeep, resolveValue } from './logic';
 
 const data = { form: { title: 'Sea View', version: 3, rooms: 12 }, response: { data: { id: 'PO1' } } };
 
@@ -36,34 +36,5 @@ describe('resolveDeep', () => {
   it('leaves resolveValue and evaluateCondition as they were', () => {
     expect(resolveValue({ var: 'form.title' }, data)).toBe('Sea View');
     expect(evaluateCondition({ '==': [{ var: 'form.rooms' }, 12] }, data)).toBe(true);
-  });
-});
-
-describe('formFieldsRead', () => {
-  it('names the top-level form fields a rule reads, each once', () => {
-    expect(
-      formFieldsRead({
-        and: [
-          { '==': [{ var: 'form.kind' }, 'hotel'] },
-          { '>': [{ var: ['form.rooms', 0] }, { var: 'form.kind' }] },
-          { var: 'form.address.city' },
-          { '==': [{ var: 'response.data.id' }, 'PO1'] },
-        ],
-      })?.sort(),
-    ).toEqual(['address', 'kind', 'rooms']);
-  });
-
-  it('reads none without a rule, or with a constant', () => {
-    expect(formFieldsRead(undefined)).toEqual([]);
-    expect(formFieldsRead(true)).toEqual([]);
-    expect(formFieldsRead({ '==': [1, 1] })).toEqual([]);
-  });
-
-  it('may read any field: the whole form, a computed name, missing and missing_some', () => {
-    expect(formFieldsRead({ '!!': { var: 'form' } })).toBeNull();
-    expect(formFieldsRead({ var: { cat: ['form.', 'kind'] } })).toBeNull();
-    expect(formFieldsRead({ missing: ['form.kind'] })).toBeNull();
-    expect(formFieldsRead({ missing_some: [1, ['form.a', 'form.b']] })).toBeNull();
-    expect(formFieldsRead({ var: ['form.kind', { var: 'form' }] })).toBeNull();
   });
 });

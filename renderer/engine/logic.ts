@@ -22,41 +22,6 @@ export function evaluateCondition(rule: JsonLogic | undefined, data: LogicData):
 }
 
 /**
- * The form fields (top-level names under `form`) that a JSON Logic rule reads, or null when it may read any of
- * them: a `var` of `form` itself or of a computed name, `missing` and `missing_some` (which name data
- * themselves). A `var` inside `map`, `filter`, `all`… names the current item, never a field; that is counted as a
- * field read all the same (at worst a needless re-render). An absent rule or a boolean reads none.
- */
-export function formFieldsRead(rule: JsonLogic | undefined): string[] | null {
-  const fields = new Set<string>();
-  let any = false;
-  const visit = (node: unknown): void => {
-    if (any) return;
-    if (Array.isArray(node)) {
-      node.forEach(visit);
-      return;
-    }
-    if (!jsonLogic.is_logic(node)) return;
-    const op = jsonLogic.get_operator(node as Record<string, unknown>);
-    const args = (node as Record<string, unknown>)[op];
-    if (op === 'missing' || op === 'missing_some') {
-      any = true;
-      return;
-    }
-    if (op === 'var') {
-      const [name, ...fallback] = Array.isArray(args) ? (args as unknown[]) : [args];
-      if (typeof name !== 'string' || name === '' || name === 'form') any = true;
-      else if (name.startsWith('form.')) fields.add(name.slice('form.'.length).split('.')[0]!);
-      fallback.forEach(visit);
-      return;
-    }
-    visit(args);
-  };
-  visit(rule);
-  return any ? null : [...fields];
-}
-
-/**
  * Resolves a value that may be a JSON Logic rule (SPEC-free convention of schemas/actions: submit body values,
  * set_value values): a rule is evaluated over `data`; any other value, or a rule that throws (a literal object
  * that merely looks like a rule), is returned unchanged.
