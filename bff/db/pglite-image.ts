@@ -67,7 +67,7 @@ export function pgliteImage(path = pgliteImagePath()): Blob | undefined {
  * one rename, so the folder is never seen half filled (a start cut short leaves the folder empty and the
  * temporary one, removed by the next try). Handing the image to PGlite (`loadDataDir`) instead unpacks it inside
  * its WebAssembly process, through JavaScript copies of the whole 42 MB tar: measured on this machine, the
- * server's resident memory once idle was 341–405 MB that way and 305 MB from a folder filled by tar.
+ * server's resident memory 5 s after it was ready was 403–410 MB that way and 301–318 MB from a folder filled by tar.
  * @throws Error when the image cannot be read or written out, or when `dataDir` is not empty (rename's ENOTEMPTY).
  */
 export async function extractPgliteImage(path: string, dataDir: string): Promise<void> {
