@@ -453,7 +453,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 }
 
 /** Whether every migration has run (false too when the bookkeeping table is missing). */
-async function isMigrated(db: Kysely<Database>, schema?: string): Promise<boolean> {
+export async function isMigrated(db: Kysely<Database>, schema?: string): Promise<boolean> {
   const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
   const done = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
     (r) => new Set(r.rows.map((row) => row.name)),
