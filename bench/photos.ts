@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { median } from './load';
 import { newLead, signIn } from './owner';
 import { startServer } from './server';
 
@@ -128,13 +129,11 @@ export const warmUpJpeg = () =>
     .jpeg()
     .toBuffer();
 
-/** What {@link twentyUploads} measured: ms per upload and the resident memory held after the last one. */
+/** What {@link twentyUploads} measured: the uploads' times and the resident memory held after the last one. */
 export interface PhotoAcceptFigures {
-  /** Each upload's ms, from the first byte sent to the answer, in order. */
-  times: number[];
-  /** 95th percentile of `times` (nearest rank), ms. */
+  /** 95th percentile of the uploads' times (nearest rank; from the first byte sent to the answer), ms. */
   p95: number;
-  /** Median of `times`, ms. */
+  /** Median of the uploads' times ({@link median}), ms. */
   median: number;
   /** Resident memory of the idle server (after one small upload), bytes. */
   idleRss: number;
@@ -162,9 +161,8 @@ export async function twentyUploads(port: number, file: Buffer, warmUp: Buffer):
     }
     const sorted = [...times].sort((a, b) => a - b);
     return {
-      times,
       p95: sorted[Math.ceil(0.95 * sorted.length) - 1] ?? NaN,
-      median: sorted[Math.floor(sorted.length / 2)] ?? NaN,
+      median: median(times),
       idleRss,
       rssGrowth: rss(server.pid) - idleRss,
     };

@@ -108,8 +108,8 @@ function formTracker(store: AppStore, screenId: string) {
  * `validate` checks a field with the rules of `source` (the screen's widgets, engine/form-checks.ts), once
  * that code has loaded; without a source it does nothing.
  *
- * Re-renders the caller when a value or error it has read changes (`value`, `error`, the fields the last
- * evaluation of a rule by `evaluate` read), not at every change of the screen's form. The object is the same
+ * Re-renders the caller when a value or error it has read changes (`value`, `error`, the fields the
+ * evaluations of its rules by `evaluate` read), not at every change of the screen's form. The object is the same
  * for the screen's life; `value` and `error` read the form as it is now.
  */
 export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi {
@@ -131,16 +131,14 @@ export function useFormApi(screenId: string, source?: FieldRulesSource): FormApi
       evaluate: (rule: JsonLogic | undefined) => {
         // The rule sees the form through a proxy that notes each field its evaluation reads: the result
         // depends on those alone (a field that `and`, `or` or `if` did not reach changes nothing while the
-        // ones read stay as they are). Listing the fields (Object.keys…) counts as reading them all.
+        // ones read stay as they are). Listing the fields (Object.keys…) counts as reading them all. Noted
+        // fields stay noted for the screen's life: at worst a needless re-render.
+        const note = (field: string | symbol) => {
+          if (typeof field === 'string') reads.values.add(field);
+        };
         const form = new Proxy(tracker.valuesNow(), {
-          get: (values, field) => {
-            if (typeof field === 'string') reads.values.add(field);
-            return Reflect.get(values, field);
-          },
-          has: (values, field) => {
-            if (typeof field === 'string') reads.values.add(field);
-            return Reflect.has(values, field);
-          },
+          get: (values, field) => (note(field), Reflect.get(values, field)),
+          has: (values, field) => (note(field), Reflect.has(values, field)),
           ownKeys: (values) => {
             reads.everyValue = true;
             return Reflect.ownKeys(values);
