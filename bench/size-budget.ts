@@ -26,17 +26,22 @@
  * gzip size of those bytes alone. The engine line (renderer/engine without widgets, React and MUI: the
  * engine's own modules, attributed the same way) is printed with its goal of issue 13 item 3.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { APP_ROUTES } from '../renderer/shell/route-table';
 import { readDefinition } from '../bff/screens/composer';
 import { ALL_CONTENTS_CODE, CONTENTS_CODE } from '../schemas/app/widget-types';
+import {
+  ENGINE_GOAL,
+  attribute,
+  clientDir,
+  engineSize,
+  readManifest,
+  root,
+  type Manifest,
+} from './built-client';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const clientDir = join(root, 'dist/client');
-const manifestPath = join(clientDir, '.vite/manifest.json');
 const screensDir = join(root, 'bff/screens');
 
 /**
@@ -79,21 +84,8 @@ export const SIGN_IN_BUDGET = 170_000;
 export const SIGN_IN_GOAL = 170_000;
 /** Budget of every other route, gzip bytes. Issue 13 item 2: 350 KB. */
 export const ROUTE_BUDGET = 350_000;
-/** Goal of renderer/engine without widgets, React and MUI, gzip bytes (issue 13 item 3: 12 KB). */
-export const ENGINE_GOAL = 12_000;
 /** Routes whose budget is {@link SIGN_IN_BUDGET}. */
 const SIGN_IN_SCREENS: ReadonlySet<string> = new Set(['sign_up', 'login']);
-
-/** One chunk of the Vite manifest (only the fields read here). */
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
 
 const ENTRY = 'index.html';
 const ENGINE_SCREEN = 'engine/screen.tsx';
@@ -103,14 +95,6 @@ const WIDGET_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
   document_uploader: ['api/uploads.ts'],
 };
 const COMPANIONS = new Set([...Object.values(WIDGET_COMPANIONS).flat(), ...ALL_CONTENTS_CODE]);
-
-function readManifest(): Manifest {
-  if (!existsSync(manifestPath)) {
-    console.error(`size budget: ${manifestPath} is missing; run \`npm run build\` first.`);
-    process.exit(2);
-  }
-  return JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
-}
 
 /**
  * Manifest keys of `keys` and everything they import statically, and with `dynamic` what they import
@@ -238,70 +222,6 @@ function sizeOf(file: string): { raw: number; gzip: number } {
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
-// ---- source attribution through source maps (for --detail and the engine line) ----
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Decodes one line of source-map mappings into segments [generated column, source index?]. */
-function decodeLine(line: string, state: { source: number }): Array<[number, number | undefined]> {
-  const segments: Array<[number, number | undefined]> = [];
-  let column = 0;
-  for (const segment of line.split(',')) {
-    if (segment === '') continue;
-    const fields: number[] = [];
-    let value = 0;
-    let shift = 0;
-    for (const char of segment) {
-      const digit = BASE64.indexOf(char);
-      value += (digit & 31) << shift;
-      if (digit & 32) shift += 5;
-      else {
-        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0;
-        shift = 0;
-      }
-    }
-    column += fields[0] ?? 0;
-    if (fields.length >= 4) {
-      state.source += fields[1] ?? 0;
-      segments.push([column, state.source]);
-    } else segments.push([column, undefined]);
-  }
-  return segments;
-}
-
-/** The text of a built file cut into pieces per original source (repository-relative path, or '(unmapped)'). */
-function piecesBySource(file: string): Map<string, string> {
-  const code = readFileSync(join(clientDir, file), 'utf8');
-  if (!existsSync(join(clientDir, `${file}.map`))) return new Map([['(unmapped)', code]]);
-  const map = JSON.parse(readFileSync(join(clientDir, `${file}.map`), 'utf8')) as {
-    sources: string[];
-    mappings: string;
-  };
-  const sources = map.sources.map((s) => {
-    const abs = join(clientDir, 'assets', s);
-    return abs.startsWith(root) ? abs.slice(root.length) : s;
-  });
-  const out = new Map<string, string>();
-  const add = (source: string, text: string) => out.set(source, (out.get(source) ?? '') + text);
-  const lines = code.split('\n');
-  const state = { source: 0 };
-  map.mappings.split(';').forEach((mapping, index) => {
-    const text = lines[index] ?? '';
-    const segments = decodeLine(mapping, state);
-    if (segments.length === 0) {
-      add('(unmapped)', text);
-      return;
-    }
-    add('(unmapped)', text.slice(0, segments[0]![0]));
-    segments.forEach(([column, source], i) => {
-      const end = segments[i + 1]?.[0] ?? text.length;
-      add(source === undefined ? '(unmapped)' : (sources[source] ?? '(unmapped)'), text.slice(column, end));
-    });
-  });
-  return out;
-}
-
 /** A source path grouped for reading: a package name, or the repository folder (two levels). */
 function groupOf(source: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
@@ -310,38 +230,15 @@ function groupOf(source: string): string {
   return source.split('/').slice(0, 2).join('/');
 }
 
-/** Raw and gzip bytes of the code of each group across `files`. */
-function attribute(
-  files: Iterable<string>,
-  group: (source: string) => string | undefined,
-): Map<string, { raw: number; gzip: number }> {
-  const texts = new Map<string, string>();
-  for (const file of files) {
-    for (const [source, text] of piecesBySource(file)) {
-      const name = group(source);
-      if (name !== undefined) texts.set(name, (texts.get(name) ?? '') + text);
-    }
-  }
-  return new Map(
-    [...texts].map(([name, text]) => [
-      name,
-      { raw: Buffer.byteLength(text), gzip: gzipSync(text, { level: 9 }).length },
-    ]),
-  );
-}
-
-/** Gzip bytes of renderer/engine's own code (no widget, React, MUI or other package), from the source maps. */
-function engineSize(manifest: Manifest): { raw: number; gzip: number } {
-  const files = Object.values(manifest)
-    .map((chunk) => chunk.file)
-    .filter((file) => file.endsWith('.js'));
-  const sizes = attribute(files, (source) => (source.startsWith('renderer/engine/') ? 'engine' : undefined));
-  return sizes.get('engine') ?? { raw: 0, gzip: 0 };
-}
-
 // ---- main ----
 
-const manifest = readManifest();
+let manifest: Manifest;
+try {
+  manifest = readManifest();
+} catch (err) {
+  console.error(`size budget: ${(err as Error).message}`);
+  process.exit(2);
+}
 const args = process.argv.slice(2);
 const screenIds = new Set(
   readdirSync(screensDir)
