@@ -1,4 +1,5 @@
 import catalogue from './data/analytics-events.json' with { type: 'json' };
+import { isRecord } from '../../schemas/app/is-record';
 
 /** The name of an event listed in bff/screens/data/analytics-events.json (issue 15 item 8). */
 export type AnalyticsEventName = keyof typeof catalogue.events;
@@ -23,9 +24,6 @@ export interface BlockProblem {
   path: string;
   detail: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The catalogue events an `event` of a block can be, as the definition writes it: a literal; both

@@ -60,6 +60,7 @@ import { termsDisplay } from './terms-display';
 import { analyticsBlockProblem } from './analytics-catalogue';
 import { ScreenDefinitionError } from './definition-error';
 import { expandFragments, fileFragments, locate, type Expansion, type FragmentSource } from './fragments';
+import { isRecord } from '../../schemas/app/is-record';
 
 export { ScreenDefinitionError };
 export { fileFragments, type FragmentSource };
@@ -267,14 +268,11 @@ const firstError = (errors: ErrorObject[] | null | undefined, prefix = ''): [str
   return [`${prefix}${e.instancePath}`, `${e.message ?? 'invalid'}${extra}`];
 };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Reads a dotted path ("user.phone") of an object; undefined when any step is missing. */
 export function readPath(source: unknown, path: string): unknown {
   let cur: unknown = source;
   for (const step of path.split('.')) {
-    if (!isPlainObject(cur) && !Array.isArray(cur)) return undefined;
+    if (!isRecord(cur) && !Array.isArray(cur)) return undefined;
     cur = (cur as Record<string, unknown>)[step];
   }
   return cur;
@@ -319,7 +317,7 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set([
 const NAME = /^[a-z][a-z0-9_]*$/;
 
 const isRepeat = (v: unknown): v is { $each: unknown; as: unknown; do: unknown } =>
-  isPlainObject(v) && '$each' in v;
+  isRecord(v) && '$each' in v;
 
 /** The `(room_index 1)` note of an item, or ''. */
 const itemNote = (scope: ResolveScope) => (scope.items.length ? ` (${scope.items.join(', ')})` : '');
@@ -369,13 +367,13 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
     });
     return out;
   }
-  if (!isPlainObject(value)) return value;
+  if (!isRecord(value)) return value;
   if (isRepeat(value))
     return repeatScopes(value, scope, path).map((item) => resolveValue(value.do, item, `${path}/do`));
   if ('$t' in value) {
     // The key may itself be computed, e.g. {"$t": {"$logic": {"cat": ["screens.", …]}}}.
     const key = typeof value.$t === 'string' ? value.$t : resolveValue(value.$t, scope, `${path}/$t`);
-    const values = isPlainObject(value.values)
+    const values = isRecord(value.values)
       ? (resolveValue(value.values, scope, `${path}/values`) as Record<string, unknown>)
       : undefined;
     const text = scope.translate(scope.locale, String(key), values);
@@ -392,7 +390,7 @@ function resolveValue(value: unknown, scope: ResolveScope, path: string): unknow
     const merged: Record<string, unknown> = {};
     value.$merge.forEach((item, i) => {
       const part = resolveValue(item, scope, `${path}/$merge/${i}`);
-      if (isPlainObject(part)) Object.assign(merged, part);
+      if (isRecord(part)) Object.assign(merged, part);
     });
     return merged;
   }

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { sharedAjv } from '../../schemas/ajv';
 import { ScreenDefinitionError } from './definition-error';
+import { isRecord } from '../../schemas/app/is-record';
 
 /** A fragment's name: its path under bff/screens without `.json`, in a folder (`fragments/task_footer`). */
 export const FRAGMENT_NAME = /^[a-z0-9_]+(\/[a-z0-9_]+)+$/;
@@ -94,10 +95,8 @@ interface Result {
   origins: Origin[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const isUse = (v: unknown): v is Record<string, unknown> & { $use: unknown } => isObject(v) && '$use' in v;
-const isWidget = (v: unknown): v is Record<string, unknown> => isObject(v) && 'widget_type' in v;
+const isUse = (v: unknown): v is Record<string, unknown> & { $use: unknown } => isRecord(v) && '$use' in v;
+const isWidget = (v: unknown): v is Record<string, unknown> => isRecord(v) && 'widget_type' in v;
 /** Escapes a key for a JSON pointer (RFC 6901). */
 const seg = (k: string | number) => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -147,7 +146,7 @@ function expand(v: unknown, f: Frame, src: string): Result {
     });
     return { value, origins };
   }
-  if (!isObject(v)) return { value: v, origins: [] };
+  if (!isRecord(v)) return { value: v, origins: [] };
   if (isUse(v)) return use(v, f, src);
   if ('$param' in v && f.params) {
     const name = v.$param;
@@ -168,7 +167,7 @@ function expand(v: unknown, f: Frame, src: string): Result {
 /** Adds `rule` to the condition of every widget of `value` (a widget, an `$each` or a list of them). */
 function addCondition(value: unknown, rule: unknown, file: string, path: string): unknown {
   if (Array.isArray(value)) return value.map((w) => addCondition(w, rule, file, path));
-  if (isObject(value) && '$each' in value) return { ...value, do: addCondition(value.do, rule, file, path) };
+  if (isRecord(value) && '$each' in value) return { ...value, do: addCondition(value.do, rule, file, path) };
   if (!isWidget(value))
     throw new ScreenDefinitionError(file, path, 'condition applies only to a fragment that gives widgets');
   const own = value.condition;
@@ -205,8 +204,8 @@ function use(u: Record<string, unknown>, f: Frame, src: string): Result {
   }
   const doc = found.json as { params?: Record<string, { default?: unknown }>; value: unknown };
   const declared = doc.params ?? {};
-  const given = isObject(u.with) ? u.with : {};
-  if (u.with !== undefined && !isObject(u.with))
+  const given = isRecord(u.with) ? u.with : {};
+  if (u.with !== undefined && !isRecord(u.with))
     throw new ScreenDefinitionError(f.file, `${src}/with`, 'must be an object of params');
   const params: Record<string, Param> = {};
   for (const [k, item] of Object.entries(given)) {

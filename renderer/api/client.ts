@@ -1,5 +1,6 @@
 import { accessTokenAtom, activeHotelIdAtom, appStore, loginTypeAtom } from '../state/atoms';
 import { currentLocale, i18n } from '../i18n/instance';
+import { isRecord } from '../../schemas/app/is-record';
 
 /**
  * Last-resort message when nothing else can be extracted (SPEC §8 message extraction order: 'Something went
@@ -56,10 +57,6 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): () 
   return () => {
     if (unauthorizedHandler === handler) unauthorizedHandler = null;
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function nonEmptyString(value: unknown): string | undefined {

@@ -14,6 +14,7 @@ import { validateFormFieldsWhenReady } from './form-checks';
 import { endpointTemplate, sendAnalyticsBlock, type ShellHost } from './host';
 import { resolveDeep, resolveValue } from './logic';
 import { queryStrings } from './query';
+import { isRecord } from '../../schemas/app/is-record';
 
 /**
  * What one dispatch needs: the screen it runs on, the jotai store holding form state, the shell's host
@@ -47,10 +48,6 @@ export interface DispatchContext {
 /** A failure the server or network may recover from (5xx such as 503 with Retry-After, or no answer at all). */
 function isUnavailable(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 0 || error.status >= 500);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isUserDetails(value: unknown): value is UserDetails {

@@ -1,7 +1,8 @@
 import type { DraftSave } from '../../schemas/generated/types';
 import { ApiError, apiRequest, extractErrorMessage } from '../api/client';
 import { formValuesAtom, type AppStore, type FormValues } from '../state/atoms';
-import { isRecord, writeLocalDraft, type DraftStatus, type LocalDraft } from './drafts';
+import { isRecord } from '../../schemas/app/is-record';
+import { writeLocalDraft, type DraftStatus, type LocalDraft } from './drafts';
 import { setFieldError, writeField } from './form';
 import type { ShellHost } from './host';
 

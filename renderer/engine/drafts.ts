@@ -1,6 +1,7 @@
 import type { ScreenForm } from '../../schemas/generated/types';
 import type { FormValues } from '../state/atoms';
 import { readStorage, writeStorage } from '../state/storage-keys';
+import { isRecord } from '../../schemas/app/is-record';
 
 /**
  * The local copy of a draft the server has not confirmed yet, stored as JSON in localStorage under
@@ -20,10 +21,6 @@ export interface LocalDraft {
  * something typed has not reached the server.
  */
 export type DraftStatus = 'idle' | 'saving' | 'saved' | 'offline' | 'failed';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The local copy under `key`, or null when there is none or it is not a {@link LocalDraft}. */
 export function readLocalDraft(key: string): LocalDraft | null {

@@ -10,6 +10,7 @@ import type {
 } from '../../schemas/generated/types';
 import { evaluateCondition } from './logic';
 import { loadPhoneLib, phoneLib } from '../../widgets/phone-numbers';
+import { isRecord } from '../../schemas/app/is-record';
 
 /** A translate function: key (e.g. 'shell.validation.required') and interpolation values → text. */
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -98,10 +99,6 @@ export type FieldRules = InputRules | OptionRules | MultiOptionRules | ItemListR
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 /** Digits of a one-time code when the widget does not say (SPEC §5: 6 in the login flow). */
 const DEFAULT_OTP_LENGTH = 6;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether options contents pick several values: they carry a mandatory tag, message or option (only

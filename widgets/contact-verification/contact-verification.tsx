@@ -6,6 +6,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import type { ContactVerificationContents } from '../../schemas/generated/types';
 import type { RequestFailure, WidgetProps } from '../widget-props';
 import { visuallyHidden } from '../shared-ui';
+import { isRecord } from '../../schemas/app/is-record';
 
 type Channel = ContactVerificationContents['channel'];
 
@@ -71,10 +72,6 @@ interface Failure {
   status: number;
   /** s to wait before asking again (429 `error.retry_after_s`). */
   retryAfterS: number | undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function failureOf(error: unknown, fallback: string): Failure {

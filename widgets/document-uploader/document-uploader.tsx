@@ -11,6 +11,7 @@ import type { DocumentUploaderContents, IdType, KycDocument } from '../../schema
 import { precheckPhoto, type PrecheckReason } from '../photo-precheck';
 import type { RequestFailure, UploadCheck, UploadItem, UploadStatus, WidgetProps } from '../widget-props';
 import { usePreview, visuallyHidden } from '../shared-ui';
+import { isRecord } from '../../schemas/app/is-record';
 
 type Texts = DocumentUploaderContents['texts'];
 
@@ -46,10 +47,6 @@ export function documentPrecheckMessage(texts: Texts, reason: PrecheckReason): s
     case 'unreadable':
       return texts.unreadable_message;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The KycDocument of an answer `{ document }` (uploadKycDocument, getKycDocument), or undefined. */

@@ -3,6 +3,7 @@ import { Autocomplete, CircularProgress, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { PlaceSearchContents } from '../../schemas/generated/types';
 import type { LoadQuery, WidgetProps } from '../widget-props';
+import { isRecord } from '../../schemas/app/is-record';
 
 /** Characters typed before searching when the contents give none. */
 export const DEFAULT_MIN_CHARS = 2;
@@ -20,10 +21,6 @@ export interface PlaceOption {
 }
 
 type SearchState = 'idle' | 'loading' | 'done' | 'error';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The places of an answer `{ places: [...] }`: those with a text label; [] for anything else. */
 export function placesOf(data: unknown): PlaceOption[] {
