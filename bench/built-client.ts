@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 
 /** The repository root (absolute, with a trailing slash). */
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,55 +41,32 @@ export const ENGINE_GOAL = 12_000;
 
 // ---- source attribution through source maps ----
 
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Decodes one line of source-map mappings into segments [generated column, source index?]. */
-function decodeLine(line: string, state: { source: number }): Array<[number, number | undefined]> {
-  const segments: Array<[number, number | undefined]> = [];
-  let column = 0;
-  for (const segment of line.split(',')) {
-    if (segment === '') continue;
-    const fields: number[] = [];
-    let value = 0;
-    let shift = 0;
-    for (const char of segment) {
-      const digit = BASE64.indexOf(char);
-      value += (digit & 31) << shift;
-      if (digit & 32) shift += 5;
-      else {
-        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
-        value = 0;
-        shift = 0;
-      }
-    }
-    column += fields[0] ?? 0;
-    if (fields.length >= 4) {
-      state.source += fields[1] ?? 0;
-      segments.push([column, state.source]);
-    } else segments.push([column, undefined]);
-  }
-  return segments;
-}
-
-/** The text of a built file cut into pieces per original source (repository-relative path, or '(unmapped)'). */
+/**
+ * The text of a built file cut into pieces per original source (repository-relative path, or '(unmapped)'),
+ * through its source map (`<file>.map`, read with source-map-js): each mapping's generated text runs to the
+ * next mapping on its line.
+ */
 function piecesBySource(file: string): Map<string, string> {
   const code = readFileSync(join(clientDir, file), 'utf8');
   if (!existsSync(join(clientDir, `${file}.map`))) return new Map([['(unmapped)', code]]);
-  const map = JSON.parse(readFileSync(join(clientDir, `${file}.map`), 'utf8')) as {
-    sources: string[];
-    mappings: string;
+  const consumer = new SourceMapConsumer(
+    JSON.parse(readFileSync(join(clientDir, `${file}.map`), 'utf8')) as RawSourceMap,
+  );
+  const repositoryPath = (source: string) => {
+    const abs = join(clientDir, 'assets', source);
+    return abs.startsWith(root) ? abs.slice(root.length) : source;
   };
-  const sources = map.sources.map((s) => {
-    const abs = join(clientDir, 'assets', s);
-    return abs.startsWith(root) ? abs.slice(root.length) : s;
-  });
+  // Per generated line (0-based), its mappings in column order: [column, source or undefined].
+  const byLine: Array<Array<[number, string | undefined]>> = [];
+  consumer.eachMapping(
+    (m) => (byLine[m.generatedLine - 1] ??= []).push([m.generatedColumn, m.source ?? undefined]),
+    undefined,
+    SourceMapConsumer.GENERATED_ORDER,
+  );
   const out = new Map<string, string>();
   const add = (source: string, text: string) => out.set(source, (out.get(source) ?? '') + text);
-  const lines = code.split('\n');
-  const state = { source: 0 };
-  map.mappings.split(';').forEach((mapping, index) => {
-    const text = lines[index] ?? '';
-    const segments = decodeLine(mapping, state);
+  code.split('\n').forEach((text, index) => {
+    const segments = byLine[index] ?? [];
     if (segments.length === 0) {
       add('(unmapped)', text);
       return;
@@ -96,7 +74,7 @@ function piecesBySource(file: string): Map<string, string> {
     add('(unmapped)', text.slice(0, segments[0]![0]));
     segments.forEach(([column, source], i) => {
       const end = segments[i + 1]?.[0] ?? text.length;
-      add(source === undefined ? '(unmapped)' : (sources[source] ?? '(unmapped)'), text.slice(column, end));
+      add(source === undefined ? '(unmapped)' : repositoryPath(source), text.slice(column, end));
     });
   });
   return out;
