@@ -103,8 +103,8 @@ export function attribute(
 /**
  * Raw and gzip (level 9) bytes of renderer/engine's own code as the built client ships it: the minified text
  * of every chunk that the source maps attribute to a file under renderer/engine/ (no widget, React, MUI or
- * other package; an import between chunks is the chunk's own, not the engine's), concatenated and gzipped
- * alone. Issue 13 item 3's figure ({@link ENGINE_GOAL}).
+ * other package; the import statements between chunks have no mapping and are not counted), concatenated and
+ * gzipped alone. Issue 13 item 3's figure ({@link ENGINE_GOAL}).
  */
 export function engineSize(manifest: Manifest): { raw: number; gzip: number } {
   const files = Object.values(manifest)
