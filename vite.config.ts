@@ -2,7 +2,12 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { fileURLToPath } from 'node:url';
-import { BUILD_VARIANTS, resolveBuildVariant, variantDefine } from './schemas/app/build-variants.ts';
+import {
+  BUILD_VARIANTS,
+  resolveBuildVariant,
+  ssrOutDirOf,
+  variantDefine,
+} from './schemas/app/build-variants.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -108,13 +113,15 @@ function muiWithoutCssVariables(): Plugin {
  * `BUILD_VARIANT=china` builds the China client into its own folder (dist/client-china) with its name,
  * logo (`@brand/logo.svg`) and analytics endpoint; anything else is the standard build.
  */
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ mode, isSsrBuild = false }) => {
   const variantName = resolveBuildVariant({ mode, env: process.env.BUILD_VARIANT });
   const variant = BUILD_VARIANTS[variantName];
   return {
     root: 'renderer',
     base: '/propertyOnboard/',
-    publicDir: 'public',
+    // The server's drawing of the first screen (`--ssr server-render.tsx`) needs neither the public files nor
+    // compressed copies: it is a module the BFF imports, never served.
+    publicDir: isSsrBuild ? false : 'public',
     define: variantDefine(variantName),
     plugins: [
       muiWithoutCssVariables(),
@@ -123,11 +130,12 @@ export default defineConfig(({ mode }) => {
       react(),
       // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
       // (issue 13 item 1); source maps are not served in production, so they are not compressed.
-      compression({
-        algorithms: ['brotliCompress', 'gzip'],
-        include: /\.(html|xml|css|json|js|mjs|svg|txt|webmanifest|ico)$/,
-        exclude: /\.map$/,
-      }),
+      !isSsrBuild &&
+        compression({
+          algorithms: ['brotliCompress', 'gzip'],
+          include: /\.(html|xml|css|json|js|mjs|svg|txt|webmanifest|ico)$/,
+          exclude: /\.map$/,
+        }),
     ],
     resolve: {
       alias: [
@@ -143,11 +151,11 @@ export default defineConfig(({ mode }) => {
       ],
     },
     build: {
-      outDir: `${here}${variant.outDir}`,
+      outDir: `${here}${isSsrBuild ? ssrOutDirOf(variant.outDir) : variant.outDir}`,
       emptyOutDir: true,
       sourcemap: true,
       // .vite/manifest.json: bench/size-budget.ts reads which chunks each route loads.
-      manifest: true,
+      manifest: !isSsrBuild,
       target: 'es2022',
       // No polyfill of `<link rel="modulepreload">`: the browsers of es2022 have it but Safari before 17, where
       // the page's own imports fetch the same modules (≈0.3 KB gzip of every page, issue 13 item 2).

@@ -57,6 +57,12 @@ export interface LighthouseOptions {
    * (bench/tls-proxy.ts) has one.
    */
   acceptSelfSigned?: boolean;
+  /**
+   * How the slow network and CPU are made: `simulate` (default, Lighthouse's mobile default: the page loads
+   * unthrottled and Lantern computes the figures from its trace) or `devtools` (the same 150 ms RTT, 1.6 Mbit/s
+   * and 4× CPU applied in the browser while it loads the page: figures as observed).
+   */
+  throttling?: 'simulate' | 'devtools';
 }
 
 const score = (s: number | null | undefined) => Math.round((s ?? 0) * 100);
@@ -116,6 +122,7 @@ async function runOnce(url: string, opts: LighthouseOptions): Promise<Lighthouse
         output: 'json',
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility'],
+        throttlingMethod: opts.throttling ?? 'simulate',
       },
       undefined,
       page,

@@ -272,6 +272,22 @@ async function measureLighthouse(base: string): Promise<void> {
       null,
     );
   }
+  // The sign-in page with the throttling applied in the browser (slow 4G and 4× CPU, as Lighthouse's
+  // `devtools` method applies them) rather than simulated: what a phone sees of the page the server drew
+  // (renderer/server-render.tsx), whose first paint the simulation ties to its script (bench/README.md).
+  const [, signIn] = pagesOf(base)[0]!;
+  const observed = await lighthouseRun('sign-in (applied throttling)', signIn, {
+    runs,
+    throttling: 'devtools',
+  });
+  if (observed) {
+    row(
+      'Lighthouse mobile, sign-in, throttling applied in the browser',
+      `perf ${observed.performance}, FCP ${ms(observed.fcpMs)}, LCP ${ms(observed.lcpMs)}, TBT ${Math.round(observed.tbtMs)} ms`,
+      '—',
+      null,
+    );
+  }
 }
 
 /**

@@ -33,7 +33,7 @@ import utmPlugin from './plugins/app/utm';
 import helmetPlugin from './plugins/external/helmet';
 import rateLimitPlugin from './plugins/external/rate-limit';
 import underPressurePlugin from './plugins/external/under-pressure';
-import staticPlugin, { clientFilePaths } from './plugins/external/static';
+import staticPlugin, { clientFilePaths, serverDrawingOf } from './plugins/external/static';
 import swaggerPlugin from './plugins/external/swagger';
 import analyticsRoutes from './routes/analytics';
 import errorRoutes from './routes/errors';
@@ -76,6 +76,7 @@ import { schemasDir } from '../schemas/tools/schema-files';
 import { BUILD_VARIANTS, type BuildVariantName } from '../schemas/app/build-variants';
 import type { ImageStorage } from './services/image-storage';
 import type { MessageTransport } from './services/transport';
+import type { DrawFirstScreen } from '../schemas/app/first-screen';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -144,6 +145,11 @@ export interface BuildAppOptions {
   localesDir?: string;
   /** Folder of the built client (default: the BUILD_VARIANT's, dist/client for the standard build). */
   clientDir?: string;
+  /**
+   * The server's drawing of a public page's first screen (issue 13 item 4); default: the one built beside
+   * `clientDir` (`npm run build`), none without it (plugins/external/static.ts `serverDrawingOf`).
+   */
+  drawFirstScreen?: DrawFirstScreen;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;
   /**
@@ -408,6 +414,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     flags: config.featureFlags,
     signedIn,
     globalInfo: (country) => globalInfoFor(config, country),
+    drawFirstScreen: opts.drawFirstScreen ?? serverDrawingOf(clientDir),
   });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).

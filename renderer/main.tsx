@@ -1,11 +1,13 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { SERVER_DRAWN_ATTRIBUTE } from '../schemas/app/first-screen';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
 import { loadTranslations } from './i18n/translations';
 import { loadInteractionCode } from './engine/interaction';
 import { appStore } from './state/atoms';
 import { App } from './shell/app';
+import { isDesktopEnvironment, probeWindow } from './shell/desktop-gate';
 import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { installErrorReporting } from './shell/error-reports';
 import { primeFirstScreen } from './shell/first-screen';
@@ -48,15 +50,25 @@ setTimeout(
 const draw = () => {
   const root = document.getElementById('root');
   if (!root) return;
-  // As a transition, React draws the app in slices of a few ms and leaves the main thread free in between
-  // (Lighthouse: Total Blocking Time; issue 13 item 4) instead of one long task.
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
+  // A page the server drew (renderer/server-render.tsx) is hydrated when the browser starts as the server drew
+  // it: the same locale, its embedded screen taken, a phone; else (another language kept on the device, a
+  // desktop) it is drawn afresh over it.
+  const serverDrawn =
+    root.getAttribute(SERVER_DRAWN_ATTRIBUTE) === locale &&
+    firstScreen?.embedded === true &&
+    !isDesktopEnvironment(probeWindow());
+  const app = (
+    <StrictMode>
+      <App serverDrawn={serverDrawn} />
+    </StrictMode>
   );
+  // As a transition, React draws (or hydrates) the app in slices of a few ms and leaves the main thread free in
+  // between (Lighthouse: Total Blocking Time; issue 13 item 4) instead of one long task.
+  startTransition(() => {
+    // A root drawn afresh replaces the server's markup in its first commit (React clears its container).
+    if (serverDrawn) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  });
 };
 // The first screen's lazy widgets (the checklist…), whose chunks the page preloads beside this script: drawn
 // once their code is here, so that the first paint is the screen and not a skeleton (issue 13 item 4). A

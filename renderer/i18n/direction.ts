@@ -26,11 +26,18 @@ export function loadRtlCache(): Promise<EmotionCache> {
 }
 
 /**
+ * The key of the left-to-right emotion cache: its class names and `<style data-emotion="mui …">` elements. A
+ * page the server drew (renderer/server-render.tsx) carries its styles under this key, which the cache takes
+ * over when it is created instead of inserting them again.
+ */
+export const EMOTION_KEY = 'mui';
+
+/**
  * Emotion cache for left-to-right pages, with emotion's default plugins (its own vendor prefixer). Naming
  * stylis's `prefixer` here instead brought a second copy of stylis into the sign-in route (≈2 KB gzip,
  * issue 13 item 2); the right-to-left cache, a chunk of its own, still needs it beside its plugin.
  */
-export const ltrCache: EmotionCache = createCache({ key: 'mui' });
+export const ltrCache: EmotionCache = createCache({ key: EMOTION_KEY });
 
 /**
  * The emotion cache matching a direction; for 'rtl', the right-to-left cache once {@link loadRtlCache} has

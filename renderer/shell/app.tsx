@@ -1,15 +1,24 @@
+import type { EmotionCache } from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { Provider as JotaiProvider } from 'jotai';
-import { useEffect, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ComponentType,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { applyDocumentLanguage, cacheFor, directionReady, loadRtlCache } from '../i18n/direction';
 import { currentLocale, i18n } from '../i18n/instance';
 import { directionOf } from '../i18n/languages';
 import { appStore, type AppStore } from '../state/atoms';
-import { DesktopGate } from './desktop-gate';
+import { DesktopGate, type DesktopProbe } from './desktop-gate';
 import { AppRoutes } from './routes';
 import { createAppTheme } from './theme';
 
@@ -49,16 +58,18 @@ function useDirection(): 'ltr' | 'rtl' {
 export function AppProviders({
   children,
   store = appStore,
+  emotionCache,
 }: {
   children: ReactNode;
   store?: AppStore;
+  emotionCache?: EmotionCache;
 }): ReactElement {
   const direction = useDirection();
   const theme = useMemo(() => createAppTheme(direction), [direction]);
   return (
     <JotaiProvider store={store}>
       <I18nextProvider i18n={i18n}>
-        <CacheProvider value={cacheFor(direction)}>
+        <CacheProvider value={emotionCache ?? cacheFor(direction)}>
           <ThemeProvider theme={theme}>
             <CssBaseline />
             {children}
@@ -69,14 +80,61 @@ export function AppProviders({
   );
 }
 
-/** The whole app: providers, the desktop gate (SPEC §1) and the router. */
-export function App(): ReactElement {
+/**
+ * Around a page the server drew (renderer/server-render.tsx): its form controls are disabled (one `<fieldset
+ * disabled>` around the routes) until React has hydrated them, so that a tap or a key before the script has run
+ * is refused by the browser rather than lost (a button that does nothing, a value the form never sees); they
+ * are enabled in the commit of the hydration itself. The fieldset has no border, margin nor padding (class
+ * `server-drawn`, styled in renderer/index.html) and no role for assistive technology. A page drawn by the
+ * client alone has no such wrapper.
+ */
+export function InteractiveOnceHydrated({
+  serverDrawn,
+  children,
+}: {
+  serverDrawn: boolean;
+  children: ReactNode;
+}): ReactNode {
+  const [hydrating, setHydrating] = useState(serverDrawn);
+  useLayoutEffect(() => setHydrating(false), []);
+  if (!serverDrawn) return children;
   return (
-    <AppProviders>
-      <DesktopGate>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+    <fieldset role="none" disabled={hydrating} className="server-drawn">
+      {children}
+    </fieldset>
+  );
+}
+
+/** What the app is drawn with besides its defaults (the server's drawing, tests). */
+export interface AppProps {
+  /** The jotai store (default: the app's one store). */
+  store?: AppStore;
+  /** The emotion cache (default: the one of the writing direction). */
+  emotionCache?: EmotionCache;
+  /** The router around the routes (default: react-router's BrowserRouter; the server's: a StaticRouter). */
+  router?: ComponentType<{ children: ReactNode }>;
+  /** What desktop detection reads (default: the window; the server draws a phone's page). */
+  probe?: () => DesktopProbe;
+  /** The page was drawn on the server and is being hydrated ({@link InteractiveOnceHydrated}). */
+  serverDrawn?: boolean;
+}
+
+/** The whole app: providers, the desktop gate (SPEC §1) and the router. */
+export function App({
+  store,
+  emotionCache,
+  router: Router = BrowserRouter,
+  probe,
+  serverDrawn = false,
+}: AppProps): ReactElement {
+  return (
+    <AppProviders store={store} emotionCache={emotionCache}>
+      <DesktopGate probe={probe}>
+        <Router>
+          <InteractiveOnceHydrated serverDrawn={serverDrawn}>
+            <AppRoutes />
+          </InteractiveOnceHydrated>
+        </Router>
       </DesktopGate>
     </AppProviders>
   );

@@ -46,6 +46,15 @@ export const BUILD_VARIANTS = {
   },
 } as const satisfies Record<string, BuildVariant>;
 
+/**
+ * Folder of a variant's server drawing of the first screen (`vite build --ssr server-render.tsx`, issue 13
+ * item 4) beside its client's `outDir`: a module the BFF imports (bff/plugins/external/static.ts `serverDrawingOf`),
+ * never served, so never inside the client's folder.
+ */
+export function ssrOutDirOf(outDir: string): string {
+  return `${outDir}-ssr`;
+}
+
 /** The name of a variant. */
 export type BuildVariantName = keyof typeof BUILD_VARIANTS;
 

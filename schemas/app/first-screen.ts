@@ -37,3 +37,25 @@ export interface EmbeddedScreen {
    */
   global_info?: GlobalInfo;
 }
+
+/**
+ * The first screen drawn on the server (renderer/server-render.tsx, issue 13 item 4): `html` goes inside the
+ * page's root element, `head` (the markup's styles as `<style data-emotion>` elements, and what React hoists,
+ * such as the logo's preload) at the end of its `<head>`.
+ */
+export interface ServerDrawnScreen {
+  html: string;
+  head: string;
+}
+
+/**
+ * Draws the page at `url` (path and query) with `embedded` as its first screen; null when that page is not
+ * drawn on the server (see renderer/server-render.tsx `renderFirstScreen`). Rejects when React cannot draw it.
+ */
+export type DrawFirstScreen = (url: string, embedded: EmbeddedScreen) => Promise<ServerDrawnScreen | null>;
+
+/**
+ * The attribute of the root element of a page drawn on the server (`data-server-drawn`): the locale it was
+ * drawn in. The browser hydrates that markup only when it starts in the same locale, else draws afresh.
+ */
+export const SERVER_DRAWN_ATTRIBUTE = 'data-server-drawn';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EmbeddedScreen } from '../../../schemas/app/first-screen';
+import type { DrawFirstScreen, EmbeddedScreen } from '../../../schemas/app/first-screen';
 import type { ScreenPayload } from '../../../schemas/generated/types';
 import type { ScreenCatalogue } from '../../screens/composer';
 import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
@@ -20,6 +20,7 @@ import {
   localeOfAcceptLanguage,
   withPreloadedImage,
   withPreloadedCode,
+  withServerDrawing,
 } from './static';
 
 const indexHtml =
@@ -346,5 +347,108 @@ describe('brandLogoPath and withPreloadedImage', () => {
       '<html><head><title>x</title><link rel="preload" as="image" href="/a.svg" /></head><body></body></html>',
     );
     expect(withPreloadedImage('<p>no head</p>', '/a.svg')).toBe('<p>no head</p>');
+  });
+});
+
+describe('the first screen drawn on the server (issue 13 item 4)', () => {
+  const calls: { url: string; embedded: EmbeddedScreen }[] = [];
+  let drawing: FastifyInstance;
+  beforeAll(async () => {
+    // A drawing as renderer/server-render.tsx's: en-GB only.
+    const drawFirstScreen: DrawFirstScreen = async (url, embedded) => {
+      calls.push({ url, embedded });
+      if (embedded.locale !== 'en-GB') return null;
+      return {
+        html: `<main data-screen-id="${embedded.screen_id}">${embedded.payload.title}</main>`,
+        head: '<style data-emotion="mui abc">.mui-abc{color:red}</style>',
+      };
+    };
+    drawing = await buildTestApp({
+      clientDir: builtClientDir(),
+      screens: {
+        ...catalogue(),
+        has: (id) => id === 'sign_up' || id === 'task',
+        isPublic: (id) => id === 'sign_up',
+      },
+      drawFirstScreen,
+    });
+  });
+
+  it('puts its markup in the root element, marked with its locale, and its styles in the head; drawn once', async () => {
+    const first = await drawing.inject({ url: '/propertyOnboard/sign_up' });
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain(
+      '<div id="root" data-server-drawn="en-GB"><main data-screen-id="sign_up">sign_up en-GB</main></div>',
+    );
+    const head = first.body.slice(0, first.body.indexOf('</head>'));
+    expect(head).toContain('<style data-emotion="mui abc">.mui-abc{color:red}</style>');
+    // The screen drawn is the one the page carries, which the browser hydrates with.
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('/propertyOnboard/sign_up');
+    expect(calls[0]!.embedded).toEqual(embeddedOf(first.body));
+    const again = await drawing.inject({ url: '/propertyOnboard/sign_up' });
+    expect(again.body).toBe(first.body);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('leaves the root element empty when it does not draw the page (another language)', async () => {
+    const page = await drawing.inject({
+      url: '/propertyOnboard/sign_up',
+      headers: { 'accept-language': 'de' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toMatchObject({ screen_id: 'sign_up', locale: 'de' });
+    expect(page.body).toContain('<div id="root"></div>');
+    expect(page.body).not.toContain('data-server-drawn');
+  });
+
+  it('is not asked for a page without an embedded screen or for a signed-in owner', async () => {
+    const before = calls.length;
+    await drawing.inject({ url: '/propertyOnboard/sign_up?ref=x' });
+    const cookie = await signInNewOwner(drawing);
+    const signedIn = await drawing.inject({ url: '/propertyOnboard/task', headers: { cookie } });
+    expect(signedIn.body).not.toContain('data-server-drawn');
+    expect(calls.length).toBe(before);
+  });
+});
+
+describe('a drawing that fails', () => {
+  it('is logged and the page is sent as the browser draws it: its screen embedded, the root element empty', async () => {
+    const app = await buildTestApp({
+      clientDir: builtClientDir(),
+      screens: catalogue(),
+      drawFirstScreen: () => Promise.reject(new Error('cannot draw')),
+    });
+    const page = await app.inject({ url: '/propertyOnboard/sign_up' });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toMatchObject({ screen_id: 'sign_up', locale: 'en-GB' });
+    expect(page.body).toContain('<div id="root"></div>');
+  });
+});
+
+describe('withServerDrawing', () => {
+  const page =
+    '<html><head><link rel="preload" as="image" href="/a/logo.svg" /></head><body><div id="root"></div></body></html>';
+
+  it('puts the markup in the root element and what goes to the head at its end, naming nothing twice', () => {
+    const html = withServerDrawing(
+      page,
+      {
+        html: '<main>hi</main>',
+        head: '<link rel="preload" as="image" href="/a/logo.svg"/><link rel="preload" as="image" href="/a/b.png"/><style data-emotion="mui x">.mui-x{}</style>',
+      },
+      'en-GB',
+    );
+    expect(html).toBe(
+      '<html><head><link rel="preload" as="image" href="/a/logo.svg" /><link rel="preload" as="image" href="/a/b.png"/>' +
+        '<style data-emotion="mui x">.mui-x{}</style></head>' +
+        '<body><div id="root" data-server-drawn="en-GB"><main>hi</main></div></body></html>',
+    );
+  });
+
+  it('is null for a page without an empty root element', () => {
+    expect(
+      withServerDrawing('<html><head></head><body></body></html>', { html: 'x', head: '' }, 'en-GB'),
+    ).toBeNull();
   });
 });

@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from '../app/errors';
 import { onboardError } from '../../errors';
-import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../../schemas/app/first-screen';
+import {
+  FIRST_SCREEN_ELEMENT_ID,
+  SERVER_DRAWN_ATTRIBUTE,
+  type DrawFirstScreen,
+  type EmbeddedScreen,
+  type ServerDrawnScreen,
+} from '../../../schemas/app/first-screen';
+import { ssrOutDirOf } from '../../../schemas/app/build-variants';
 import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
 import { footerShown, parseAppPath } from '../../../schemas/app/routes';
@@ -159,6 +167,42 @@ export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): s
   const json = JSON.stringify(embedded).replace(/</g, '\\u003c');
   const end = at + ROOT_ELEMENT.length;
   return `${indexHtml.slice(0, end)}<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">${json}</script>${indexHtml.slice(end)}`;
+}
+
+/**
+ * `html` (a page with its root element empty) with the first screen the server drew: its markup inside the root
+ * element, marked with the locale it was drawn in ({@link SERVER_DRAWN_ATTRIBUTE}), and its styles at the end of
+ * the head. Null when the page has no empty root element.
+ */
+export function withServerDrawing(html: string, drawn: ServerDrawnScreen, locale: Locale): string | null {
+  const at = html.indexOf(ROOT_ELEMENT);
+  if (at < 0) return null;
+  const root = `<div id="root" ${SERVER_DRAWN_ATTRIBUTE}="${locale}">${drawn.html}</div>`;
+  // A resource the page's head already names (the logo's preload) is not named twice.
+  const head = html.slice(0, html.indexOf('</head>'));
+  const tags = drawn.head.replace(/<link\b[^>]*\bhref="([^"]*)"[^>]*>/g, (tag, href: string) =>
+    head.includes(`href="${href}"`) ? '' : tag,
+  );
+  return atHeadEnd(`${html.slice(0, at)}${root}${html.slice(at + ROOT_ELEMENT.length)}`, tags);
+}
+
+/**
+ * The server's drawing of the first screen for the client built in `clientDir` (issue 13 item 4): the module
+ * `vite build --ssr server-render.tsx` writes beside it (schemas/app/build-variants.ts `ssrOutDirOf`), imported
+ * on the first page that asks for it (not at start: it loads React, MUI and every widget, ≈40 ms of CPU, and
+ * its first drawing ≈50 ms), then kept. Undefined when that module was not built (`npm run dev`, tests without
+ * a build): pages are then drawn by the browser alone. The import rejects when the module cannot be loaded.
+ */
+export function serverDrawingOf(clientDir: string): DrawFirstScreen | undefined {
+  const entry = join(dirname(clientDir), ssrOutDirOf(basename(clientDir)), 'server-render.js');
+  if (!existsSync(entry)) return undefined;
+  let loading: Promise<DrawFirstScreen> | null = null;
+  return (url, embedded) => {
+    loading ??= import(pathToFileURL(entry).href).then(
+      (module: { renderFirstScreen: DrawFirstScreen }) => module.renderFirstScreen,
+    );
+    return loading.then((draw) => draw(url, embedded));
+  };
 }
 
 /** The fields of a Vite manifest chunk read here (dist/client/.vite/manifest.json). */
@@ -358,10 +402,25 @@ export default fp<{
    * answers it (bff/routes/global `globalInfoFor`): a page with its first screen carries it too.
    */
   globalInfo?: (country: string | null) => GlobalInfo;
+  /**
+   * The server's drawing of a public page's first screen (issue 13 item 4; {@link serverDrawingOf}): the page
+   * then shows the screen before its script has run. Without it, the browser alone draws it.
+   */
+  drawFirstScreen?: DrawFirstScreen;
 }>(
   async (
     app,
-    { clientDir, production = false, screens, publicScreens, versions, flags = {}, signedIn, globalInfo },
+    {
+      clientDir,
+      production = false,
+      screens,
+      publicScreens,
+      versions,
+      flags = {},
+      signedIn,
+      globalInfo,
+      drawFirstScreen,
+    },
   ) => {
     /** `embedded` with its country's global info, when the plugin was given it. */
     const withGlobalInfo = (embedded: EmbeddedScreen): EmbeddedScreen =>
@@ -374,25 +433,47 @@ export default fp<{
     const codeFiles: LazyCodeFiles = built
       ? lazyCodeFiles(clientDir)
       : { widgets: new Map(), footer: [], interaction: [], contents: new Map() };
-    const pages = new Map<string, EmbeddedPage | null>();
-    /** A page kept by `key`, made from `html` (null: none) on first use. */
-    const keptPage = (key: string, html: () => string | null): EmbeddedPage | null => {
-      if (pages.has(key)) return pages.get(key)!;
-      const text = html();
-      const page =
+    const pages = new Map<string, Promise<EmbeddedPage | null>>();
+    /** A page kept by `key`, made from `html` (null: none) on first use; one making at a time per key. */
+    const keptPage = (key: string, html: () => Promise<string | null>): Promise<EmbeddedPage | null> => {
+      const kept = pages.get(key);
+      if (kept) return kept;
+      const page = html().then((text) =>
         text === null
           ? null
           : {
               html: Buffer.from(text),
               etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
-            };
+            },
+      );
       if (pages.size >= EMBEDDED_PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
       pages.set(key, page);
       return page;
     };
+    /**
+     * `html` with the first screen `embedded` drawn into it by `drawFirstScreen`, when the plugin has one and it
+     * draws this page; `html` as it is otherwise, or when the drawing failed (logged: the browser draws it).
+     */
+    const drawnOnServer = async (
+      request: FastifyRequest,
+      html: string,
+      embedded: EmbeddedScreen,
+    ): Promise<string> => {
+      if (!drawFirstScreen) return html;
+      try {
+        const drawn = await drawFirstScreen(request.url, embedded);
+        return (drawn && withServerDrawing(html, drawn, embedded.locale)) ?? html;
+      } catch (error) {
+        request.log.warn(
+          { err: error, screenId: embedded.screen_id },
+          'first screen not drawn on the server',
+        );
+        return html;
+      }
+    };
 
     /** index.html with the first screen of `request`'s page in it, or null (see the plugin's TSDoc). */
-    const pageWithFirstScreen = (request: FastifyRequest): EmbeddedPage | null => {
+    const pageWithFirstScreen = async (request: FastifyRequest): Promise<EmbeddedPage | null> => {
       if (!screens || !publicScreens || request.user || request.url.includes('?')) return null;
       const parsed = parseAppPath(request.url);
       if (parsed.kind !== 'route' || !parsed.route.public) return null;
@@ -409,7 +490,9 @@ export default fp<{
         locale,
         country,
       ]);
-      return keptPage(key, () => {
+      return keptPage(key, async () => {
+        let embedded: EmbeddedScreen;
+        let html: string | null;
         try {
           const entry = publicScreens.get(
             screenId,
@@ -418,17 +501,17 @@ export default fp<{
             {},
             pick ? { version: { number: pick.version, compose: pick.compose } } : {},
           );
-          return isChecked(entry)
-            ? embedFirstScreen(
-                withPreloadedCode(publicIndexHtml, entry.payload, codeFiles),
-                withGlobalInfo(withRegions({ screen_id: screenId, locale, country, payload: entry.payload })),
-              )
-            : null;
+          if (!isChecked(entry)) return null;
+          embedded = withGlobalInfo(
+            withRegions({ screen_id: screenId, locale, country, payload: entry.payload }),
+          );
+          html = embedFirstScreen(withPreloadedCode(publicIndexHtml, entry.payload, codeFiles), embedded);
         } catch (error) {
           // A screen that does not compose is left to GET /screens/:id, which answers its error.
           request.log.warn({ err: error, screenId }, 'first screen not embedded');
           return null;
         }
+        return html === null ? null : drawnOnServer(request, html, embedded);
       });
     };
     /**
@@ -525,7 +608,7 @@ export default fp<{
           if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(gzipSync(own));
           return reply.send(own);
         }
-        const page = pageWithFirstScreen(request);
+        const page = await pageWithFirstScreen(request);
         if (!page) return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
         reply
           .header('cache-control', 'no-cache')

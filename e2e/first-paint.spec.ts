@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+import { readCode, uniquePhone } from './helpers';
+
+/**
+ * The sign-in page drawn by the server (issue 13 item 4, renderer/server-render.tsx): shown before its script
+ * has run, its controls disabled until the script has hydrated that very markup, then working as ever.
+ */
+
+/** Errors the page writes to its console (a hydration mismatch is one) and the errors it throws. */
+function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.describe('without its script', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the sign-in page shows its screen, its fields and buttons disabled', async ({ page }) => {
+    await page.goto('/propertyOnboard/sign_up');
+    await expect(page.getByRole('heading', { name: 'List your property' })).toBeVisible();
+    await expect(page.getByLabel('Mobile number')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Get OTP' })).toBeDisabled();
+  });
+
+  test('so does the login page', async ({ page }) => {
+    await page.goto('/propertyOnboard/login');
+    await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'en-GB');
+    await expect(page.getByLabel('Mobile number')).toBeDisabled();
+  });
+});
+
+test('the script hydrates the markup the server drew: the same elements, no error, and the form works', async ({
+  page,
+  request,
+}) => {
+  const errors = pageErrors(page);
+  // The page's entry script is held until the markup has been looked at.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/propertyOnboard\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/propertyOnboard/sign_up', { waitUntil: 'commit' });
+  const heading = page.getByRole('heading', { name: 'List your property' });
+  await expect(heading).toBeVisible();
+  await expect(page.getByLabel('Mobile number')).toBeDisabled();
+  await page.evaluate(() => {
+    (window as unknown as { drawnHeading: Element | null }).drawnHeading = document.querySelector('h1');
+  });
+  release();
+  await expect(page.getByLabel('Mobile number')).toBeEnabled();
+  expect(
+    await page.evaluate(() => {
+      const drawn = (window as unknown as { drawnHeading: Element | null }).drawnHeading;
+      return drawn !== null && drawn.isConnected && document.querySelector('h1') === drawn;
+    }),
+  ).toBe(true);
+  const phone = uniquePhone();
+  await page.getByLabel('Mobile number').fill(phone.national);
+  await page.getByRole('button', { name: 'Get OTP' }).click();
+  await expect(page.getByLabel('One-time code')).toBeVisible();
+  await page.getByLabel('One-time code').fill(await readCode(request, phone.e164));
+  await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
+  expect(errors).toEqual([]);
+});
+
+test('a language kept on the device other than the one drawn: the page is drawn afresh in it', async ({
+  page,
+}) => {
+  const errors = pageErrors(page);
+  await page.addInitScript(() => localStorage.setItem('language', 'hi'));
+  await page.goto('/propertyOnboard/sign_up');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+  await expect(page.getByRole('heading', { name: 'अपनी प्रॉपर्टी लिस्ट करें' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'List your property' })).toHaveCount(0);
+  await expect(page.locator('#root fieldset[disabled]')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,94 @@
+// @vitest-environment node
+/**
+ * The first screen drawn on the server (issue 13 item 4), as Node draws it (no document: emotion in its server
+ * mode): the screen's markup with its controls disabled until hydrated, its styles for the head, and the pages
+ * it leaves to the browser. The page around it and its hydration: bff/plugins/external/first-screen-page.test.ts
+ * and e2e/first-paint.spec.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EmbeddedScreen } from '../schemas/app/first-screen';
+import { renderFirstScreen } from './server-render';
+
+/** The sign-up screen as the server embeds it, in short: its heading, the phone field and its button. */
+function signUp(locale: EmbeddedScreen['locale'] = 'en-GB'): EmbeddedScreen {
+  return {
+    screen_id: 'sign_up',
+    locale,
+    country: null,
+    payload: {
+      screen_id: 'sign_up',
+      schema_version: 1,
+      title: 'Sign up',
+      hide_footer: true,
+      form: { initial: { country_code: 'IN' } },
+      widget_list: [
+        { id: 'heading', widget_type: 'text', contents: { text: 'List your property', variant: 'title' } },
+        {
+          id: 'phone',
+          widget_type: 'input',
+          contents: {
+            field: 'phone',
+            kind: 'phone',
+            label: 'Mobile number',
+            country_field: 'country_code',
+            default_country: 'IN',
+            required: true,
+          },
+        },
+        {
+          id: 'get_otp',
+          widget_type: 'button',
+          contents: { label: 'Get OTP', actions: [{ type: 'navigate', to: '/login' }] },
+        },
+      ],
+    },
+  };
+}
+
+describe('renderFirstScreen', () => {
+  it('draws the page around its screen, its controls inside one disabled fieldset', async () => {
+    const drawn = await renderFirstScreen('/propertyOnboard/sign_up', signUp());
+    expect(drawn).not.toBeNull();
+    const { html } = drawn!;
+    expect(html).toMatch(/^<fieldset role="none" disabled="" [^>]*><header><img [^>]*class="brand-logo"/);
+    expect(html).toContain('<main class="MuiBox-root');
+    expect(html).toContain('data-screen-id="sign_up"');
+    expect(html).toContain('>List your property</h1>');
+    expect(html).toMatch(/<input [^>]*type="tel"/);
+    expect(html).toContain('>Get OTP</button>');
+    expect(html.endsWith('</main></fieldset>')).toBe(true);
+  });
+
+  it('gives the styles of every class of the markup for the head, as the emotion cache of the browser reads them', async () => {
+    const { html, head } = (await renderFirstScreen('/propertyOnboard/sign_up', signUp()))!;
+    const classes = new Set([...html.matchAll(/\bmui-[\w-]+/g)].map((m) => m[0]));
+    expect(classes.size).toBeGreaterThan(10);
+    for (const name of classes) expect(head).toContain(`.${name}`);
+    expect(head).toMatch(/<style data-emotion="mui-global \w+">/);
+    expect(head).toMatch(/<style data-emotion="mui [\w -]+">/);
+    // Nothing but the app's elements in the markup: hydration would take a style or link for one of them.
+    expect(html).not.toContain('<style');
+    expect(html).not.toContain('<link');
+    // The logo's preload that React hoists is for the head.
+    expect(head).toMatch(/^<link rel="preload" as="image" href="[^"]*logo[^"]*"\/>/);
+  });
+
+  it('draws the same markup and styles every time (a fresh store and style cache each)', async () => {
+    const first = await renderFirstScreen('/propertyOnboard/sign_up', signUp());
+    const second = await renderFirstScreen('/propertyOnboard/sign_up', signUp());
+    expect(second).toEqual(first);
+    // Asked for at once, they are drawn one after another, each as alone.
+    const together = await Promise.all([
+      renderFirstScreen('/propertyOnboard/sign_up', signUp()),
+      renderFirstScreen('/propertyOnboard/sign_up', signUp('de')),
+      renderFirstScreen('/propertyOnboard/sign_up', signUp()),
+    ]);
+    expect(together).toEqual([first, null, first]);
+  });
+
+  it('leaves to the browser a page in another language, of another screen, or that needs a session', async () => {
+    expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp('de'))).toBeNull();
+    expect(await renderFirstScreen('/propertyOnboard/login', signUp())).toBeNull();
+    expect(await renderFirstScreen('/propertyOnboard/task', signUp())).toBeNull();
+  });
+});

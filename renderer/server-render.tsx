@@ -1,0 +1,83 @@
+import createCache from '@emotion/cache';
+import createEmotionServer from '@emotion/server/create-instance';
+import { createStore } from 'jotai';
+import type { ReactNode } from 'react';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { DEFAULT_LOCALE } from '../schemas/app/languages';
+import type { DrawFirstScreen, EmbeddedScreen, ServerDrawnScreen } from '../schemas/app/first-screen';
+import { provideRegionNames } from '../widgets/input/phone-field';
+import { App } from './shell/app';
+import type { DesktopProbe } from './shell/desktop-gate';
+import { primeFirstScreen } from './shell/first-screen';
+import { EMOTION_KEY } from './i18n/direction';
+import { i18n } from './i18n/instance';
+import { globalInfoAtom, globalInfoSettledAtom } from './state/atoms';
+
+/** A phone, as the server draws every page (a desktop browser then draws its own, renderer/main.tsx). */
+const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true });
+
+/**
+ * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a signed-out visitor of
+ * `embedded.locale` sees it on a phone, with `embedded` — the first screen the server puts in the same page
+ * (schemas/app/first-screen.ts) — as its screen, its global info and its countries' names, exactly as the
+ * browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
+ * chunks), so the markup is the screen, never its skeleton.
+ *
+ * Only the default locale (en-GB, left to right) is drawn: its texts are the ones the client carries built in
+ * (renderer/i18n/instance.ts), so its first draw is the same; a page in another language is drawn by the
+ * client alone. Resolves null then, or when the url is not a route whose screen is `embedded`'s.
+ * Rejects when React cannot draw it (the page is then sent without markup, as before).
+ *
+ * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
+ * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A page is drawn
+ * once and then kept by the server (bff/plugins/external/static.ts), so waiting costs nothing that matters.
+ */
+export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
+  const drawing = drawn.then(() => draw(url, embedded));
+  drawn = drawing.catch(() => undefined);
+  return drawing;
+};
+
+/** The last drawing begun, settled or not ({@link renderFirstScreen} draws one at a time). */
+let drawn: Promise<unknown> = Promise.resolve();
+
+async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
+  if (embedded.locale !== DEFAULT_LOCALE) return null;
+  // The module's one i18next instance holds the built-in en-GB texts; its language is the one it detected at
+  // start, which in Node (no storage, maybe a `navigator` with the machine's language) need not be en-GB.
+  if (i18n.language !== DEFAULT_LOCALE) await i18n.changeLanguage(DEFAULT_LOCALE);
+  const [pathname = '', search = ''] = url.split('?');
+  const store = createStore();
+  if (embedded.global_info) {
+    store.set(globalInfoAtom, embedded.global_info);
+    store.set(globalInfoSettledAtom, true);
+  }
+  if (embedded.regions) provideRegionNames(embedded.locale, embedded.regions);
+  const primed = primeFirstScreen(
+    store,
+    { pathname, search: search ? `?${search}` : '' },
+    embedded.locale,
+    embedded,
+  );
+  if (!primed?.embedded) return null;
+  await primed.code;
+  // A cache of this drawing alone: every style it inserts is one of this markup's. In emotion's server mode
+  // (`compat`), styles are collected in the cache instead of written beside each element.
+  const cache = createCache({ key: EMOTION_KEY });
+  const emotion = createEmotionServer(cache);
+  const router = ({ children }: { children: ReactNode }) => (
+    <StaticRouter location={url}>{children}</StaticRouter>
+  );
+  const { prelude } = await prerenderToNodeStream(
+    <App store={store} emotionCache={cache} router={router} probe={PHONE} serverDrawn />,
+  );
+  let markup = '';
+  for await (const chunk of prelude) markup += String(chunk);
+  // React puts what it hoists (`<link rel="preload">` of the logo) before the markup when the tree has no
+  // <head> of its own: it belongs to the page's head.
+  const hoisted = /^(?:<link\b[^>]*\/?>)+/.exec(markup)?.[0] ?? '';
+  const html = markup.slice(hoisted.length);
+  const styles = emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(html));
+  return { html, head: `${hoisted}${styles}` };
+}
