@@ -131,6 +131,31 @@ describe('authentication gate (SPEC §4)', () => {
     expect(router.state.location.pathname).toBe('/propertyOnboard/account');
   });
 
+  it("shows the user cookie's details to a browser signed in without them, and takes the server's user (SPEC §3)", async () => {
+    document.cookie = 'isLoggedIn=true';
+    const fromCookie = { ...owner, phone: '+910000000000' };
+    document.cookie = `user_details=${encodeURIComponent(btoa(JSON.stringify(fromCookie)))}`;
+    fetchMock.mockImplementation(async (input) =>
+      String(input).includes('/api/v2/sign_in')
+        ? json(200, { success: true, data: { is_logged_in: true, user: owner } })
+        : json(200, {
+            success: true,
+            data: { screen_id: 'account', schema_version: 1, title: 'a', widget_list: [] },
+          }),
+    );
+    const { store } = start('/propertyOnboard/account');
+    await waitFor(() => expect(store.get(userDetailsAtom)).toEqual(owner));
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v2/sign_in'))).toBe(true);
+    document.cookie = 'user_details=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  });
+
+  it('asks nothing of the user cookie when signed out or when the details are there', async () => {
+    const { store } = start('/propertyOnboard/account', signIn);
+    await view.findByText('screen account');
+    expect(store.get(userDetailsAtom)).toEqual(owner);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/v2/sign_in'))).toBe(false);
+  });
+
   it('sends a signed-in user from sign_up to the property middleware page', async () => {
     const { router } = start('/propertyOnboard/IN/sign_up', signIn);
     expect(await view.findByText('screen property_middleware')).toBeInTheDocument();

@@ -33,11 +33,10 @@ import { SIGNED_IN_REDIRECTS, TOP_LEVEL_ROUTES, footerShown, type AppRoute } fro
 import { LazyScreen, lazyWithRetry, ModuleLoadFallback } from './lazy-screen';
 import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOutLocally } from './session';
-import { restoreUserFromCookie } from './sso';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
 import { logAnalyticsEvent } from './analytics';
-import { pagePreloads } from '../../widgets/retry-import';
+import { pagePreloads, retryImport } from '../../widgets/retry-import';
 import brandLogo from '@brand/logo.svg?no-inline';
 
 /** The provider's return page (SPEC §2 social_login/:oauth_mode), a chunk of its own: the sign-in page does not carry it. */
@@ -179,8 +178,14 @@ function ShellLayout(): ReactElement {
   }, [navigate, store, t]);
 
   // SPEC §3: the base64 JSON user cookie only fills in the details shown; the server's sign-in state decides.
+  // Only a browser that believes it is signed in without the user's details needs it: ./sso.ts is then
+  // fetched, a chunk of its own (the sign-in pages do not carry it, issue 13 item 2).
   useEffect(() => {
-    void restoreUserFromCookie(store, () => signOutLocally(store));
+    if (!store.get(loggedInAtom) || store.get(userDetailsAtom)) return;
+    retryImport(() => import('./sso')).then(
+      (sso) => sso.restoreUserFromCookie(store, () => signOutLocally(store)),
+      () => undefined,
+    );
   }, [store]);
 
   return (
