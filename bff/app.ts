@@ -415,6 +415,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     signedIn,
     globalInfo: (country) => globalInfoFor(config, country),
     drawFirstScreen: opts.drawFirstScreen ?? serverDrawingOf(clientDir),
+    messages: (locale) => app.translations.messages(locale),
   });
 
   // Expired sessions, codes and profile switches are deleted hourly (they are refused anyway; this keeps tables small).

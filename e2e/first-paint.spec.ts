@@ -81,3 +81,21 @@ test('a language kept on the device other than the one drawn: the page is drawn 
   await expect(page.locator('#root fieldset[disabled]')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test.describe('in German', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('the page comes drawn in German, with the texts it carries, and is hydrated with the same', async ({
+    page,
+  }) => {
+    const errors = pageErrors(page);
+    await page.goto('/propertyOnboard/sign_up');
+    await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { name: 'Unterkunft eintragen' })).toBeVisible();
+    // The country box's label is one of the client's own texts (widgets.input.country), not the screen's.
+    await expect(page.getByLabel('Land', { exact: true })).toBeEnabled();
+    await expect(page.locator('#root fieldset[disabled]')).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+});

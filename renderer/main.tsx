@@ -28,10 +28,15 @@ const embedded = takeEmbeddedScreen();
 const firstScreen = primeFirstScreen(appStore, window.location, i18n.language, embedded);
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
 if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
-// Texts the page already has (en-GB built in, another language cached) are refreshed from the server only once
-// the first screen has painted. Global info comes in the page with the first screen when the server put one
-// there.
-void loadTranslations(locale, (request) => afterFirstPaint(window, request));
+// Texts the page already has (en-GB built in, another language brought by the page or cached) are refreshed from
+// the server only once the first screen has painted. Global info comes in the page with the first screen when
+// the server put one there.
+void loadTranslations(
+  locale,
+  (request) => afterFirstPaint(window, request),
+  undefined,
+  embedded?.locale === locale ? embedded.texts : undefined,
+);
 void loadGlobalInfo(appStore, window.location.pathname, embedded?.global_info);
 // What only acts need (the dispatcher, the field checks, the buttons' ripple) is fetched at the owner's first
 // touch or key, not with the page (issue 13 item 2).

@@ -86,8 +86,22 @@ describe('renderFirstScreen', () => {
     expect(together).toEqual([first, null, first]);
   });
 
-  it('leaves to the browser a page in another language, of another screen, or that needs a session', async () => {
+  it('draws another left-to-right language with the texts the page carries for it', async () => {
+    const german = {
+      ...signUp('de'),
+      texts: { widgets: { input: { country: 'Land', country_option: '{{country}} (+{{code}})' } } },
+    };
+    const { html } = (await renderFirstScreen('/propertyOnboard/sign_up', german))!;
+    expect(html).toContain('>Land</label>');
+    expect(html).not.toContain('>Country</label>');
+    // The next drawing in en-GB is in en-GB again.
+    const { html: english } = (await renderFirstScreen('/propertyOnboard/sign_up', signUp()))!;
+    expect(english).toContain('>Country</label>');
+  });
+
+  it('leaves to the browser a page without its texts, right to left, of another screen, or that needs a session', async () => {
     expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp('de'))).toBeNull();
+    expect(await renderFirstScreen('/propertyOnboard/sign_up', { ...signUp('ar'), texts: {} })).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/login', signUp())).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/task', signUp())).toBeNull();
   });

@@ -4,7 +4,7 @@ import { createStore } from 'jotai';
 import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import { DEFAULT_LOCALE } from '../schemas/app/languages';
+import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
 import type { DrawFirstScreen, EmbeddedScreen, ServerDrawnScreen } from '../schemas/app/first-screen';
 import { provideRegionNames } from '../widgets/input/phone-field';
 import { App } from './shell/app';
@@ -24,9 +24,11 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  * browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
  * chunks), so the markup is the screen, never its skeleton.
  *
- * Only the default locale (en-GB, left to right) is drawn: its texts are the ones the client carries built in
- * (renderer/i18n/instance.ts), so its first draw is the same; a page in another language is drawn by the
- * client alone. Resolves null then, or when the url is not a route whose screen is `embedded`'s.
+ * A left-to-right language is drawn with the texts the client draws its first screen with: en-GB's built in
+ * (renderer/i18n/instance.ts), another's those the page carries (`embedded.texts`), so that both draw the same.
+ * Arabic (right to left: its styles are another emotion cache, loaded by the client before it draws) and a
+ * language without its texts are left to the client: resolves null then, or when the url is not a route whose
+ * screen is `embedded`'s.
  * Rejects when React cannot draw it (the page is then sent without markup, as before).
  *
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
@@ -43,10 +45,13 @@ export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
 let drawn: Promise<unknown> = Promise.resolve();
 
 async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
-  if (embedded.locale !== DEFAULT_LOCALE) return null;
-  // The module's one i18next instance holds the built-in en-GB texts; its language is the one it detected at
-  // start, which in Node (no storage, maybe a `navigator` with the machine's language) need not be en-GB.
-  if (i18n.language !== DEFAULT_LOCALE) await i18n.changeLanguage(DEFAULT_LOCALE);
+  const { locale, texts } = embedded;
+  if (directionOf(locale) !== 'ltr' || (locale !== DEFAULT_LOCALE && !texts)) return null;
+  // The module's one i18next instance, as the page's: the built-in en-GB texts, and those the page carries for
+  // its language (renderer/main.tsx adds the same before its first draw). Its language is set for each drawing
+  // (in Node it detected one at start from no storage and maybe a `navigator` with the machine's language).
+  if (texts) i18n.addResourceBundle(locale, 'translation', texts, true, true);
+  if (i18n.language !== locale) await i18n.changeLanguage(locale);
   const [pathname = '', search = ''] = url.split('?');
   const store = createStore();
   if (embedded.global_info) {

@@ -182,6 +182,37 @@ describe('setLanguage and translations', () => {
     expect(String(fetchMock.mock.calls[2]![0])).toBe('/hms_ms/api/v1/translations/de');
   });
 
+  it('takes the texts the page brings before anything is drawn, over a cached copy; asks the server only later', async () => {
+    localStorage.setItem('messages', JSON.stringify({ it: { shell: { copied: 'Vecchio' } } }));
+    fetchMock.mockImplementation(
+      async () =>
+        new Response(
+          JSON.stringify({
+            success: true,
+            data: { language: 'it', clientMessages: { shell: { copied: 'Copiato' } } },
+          }),
+          { status: 200, headers: { 'content-type': 'application/json' } },
+        ),
+    );
+    let start: (() => void) | undefined;
+    const italian = loadTranslations(
+      'it',
+      (request) => {
+        start = request;
+      },
+      undefined,
+      { shell: { copied: 'Copiato' }, screens: { not: 'taken' } },
+    );
+    // At once, in the same task: the page's first draw (or hydration) reads them.
+    expect(i18n.getResource('it', 'translation', 'shell.copied')).toBe('Copiato');
+    expect(i18n.getResource('it', 'translation', 'screens.not')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fetchMock).not.toHaveBeenCalled();
+    start!();
+    expect(await italian).toBe(true);
+    expect(String(fetchMock.mock.calls[0]![0])).toBe('/hms_ms/api/v1/translations/it');
+  });
+
   it('uses the cached texts at once', async () => {
     localStorage.setItem('messages', JSON.stringify({ nl: { shell: { copied: 'Gekopieerd' } } }));
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));

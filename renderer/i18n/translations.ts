@@ -64,20 +64,28 @@ function pick(messages: ClientMessages, areas: readonly string[]): ClientMessage
  * Only the `areas` the page draws from are added and cached ({@link CLIENT_AREAS} by default): adding an area
  * draws every translating component again, and the app does not read `screens` (≈29 KB in en-GB).
  *
- * `later`: when the page already has texts for `locale` — en-GB is built in, another language cached — the
- * request waits until `later` calls the function it is given (main.tsx: once the first screen has painted,
- * shell/first-paint.ts), so that it is not on the way of the first draw (issue 13 item 4: Lighthouse counts
- * every request made before the largest paint). A language with neither is asked for at once.
+ * `later`: when the page already has texts for `locale` — en-GB is built in, another language cached or
+ * brought by the page — the request waits until `later` calls the function it is given (main.tsx: once the
+ * first screen has painted, shell/first-paint.ts), so that it is not on the way of the first draw (issue 13
+ * item 4: Lighthouse counts every request made before the largest paint). A language with none is asked for
+ * at once.
+ *
+ * `fromPage`: the texts of `locale` the page carries with its first screen (schemas/app/first-screen.ts
+ * `texts`), the server's of this very moment: added at once, before the first draw (which a page the server
+ * drew hydrates with these same texts), in place of the cached copy.
  */
 export async function loadTranslations(
   locale: Locale,
   later?: (request: () => void) => void,
   areas: readonly string[] = CLIENT_AREAS,
+  fromPage?: ClientMessages,
 ): Promise<boolean> {
-  const cache = readCache();
-  const cached = cache[locale];
-  if (cached) addChangedAreas(locale, pick(cached, areas));
-  if (later && (cached || locale === DEFAULT_LOCALE)) await new Promise<void>((resolve) => later(resolve));
+  const cached = fromPage ? undefined : readCache()[locale];
+  if (fromPage) addBundle(locale, pick(fromPage, areas));
+  else if (cached) addChangedAreas(locale, pick(cached, areas));
+  if (later && (fromPage || cached || locale === DEFAULT_LOCALE)) {
+    await new Promise<void>((resolve) => later(resolve));
+  }
   try {
     const data = await apiRequest<{ language?: string; clientMessages?: ClientMessages }>(
       `/hms_ms/api/v1/translations/${encodeURIComponent(locale)}`,

@@ -1,4 +1,5 @@
 import { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../schemas/app/first-screen';
+import { isRecord } from '../../schemas/app/is-record';
 
 export { FIRST_SCREEN_ELEMENT_ID, type EmbeddedScreen } from '../../schemas/app/first-screen';
 
@@ -31,7 +32,8 @@ export function takeEmbeddedScreen(doc: Document | undefined = globalThis.docume
       (value.query === undefined ||
         (typeof value.query === 'object' &&
           value.query !== null &&
-          Object.values(value.query).every((v) => typeof v === 'string')))
+          Object.values(value.query).every((v) => typeof v === 'string'))) &&
+      (value.texts === undefined || isRecord(value.texts))
     ) {
       return value as EmbeddedScreen;
     }

@@ -36,7 +36,20 @@ export interface EmbeddedScreen {
    * made before the largest paint).
    */
   global_info?: GlobalInfo;
+  /**
+   * The texts of `locale` the client draws from itself ({@link CLIENT_TEXT_AREAS}), as GET
+   * /hms_ms/api/v1/translations/:language answers them; absent for en-GB, which the client carries built in.
+   * The page's first draw is in its language without a request for them (issue 13 item 4), and the server
+   * draws the page with the same texts (renderer/server-render.tsx).
+   */
+  texts?: Record<string, unknown>;
 }
+
+/**
+ * The areas of the translations the client draws from itself (its built-in en-GB texts: renderer/i18n
+ * `CLIENT_AREAS`); `screens` come composed in the payloads, `errors` translated in the server's answers.
+ */
+export const CLIENT_TEXT_AREAS: readonly string[] = ['shell', 'widgets'];
 
 /**
  * The first screen drawn on the server (renderer/server-render.tsx, issue 13 item 4): `html` goes inside the

@@ -122,6 +122,18 @@ describe('index.html with the first screen in it', () => {
     expect(page.body).toContain('src="/propertyOnboard/assets/index-3f9a1c.js"');
   });
 
+  it("carries the client's texts of its language as GET /translations answers them; en-GB's are built in", async () => {
+    const page = await app.inject({ url: '/propertyOnboard/sign_up', headers: { 'accept-language': 'de' } });
+    const api = await app.inject({ url: '/hms_ms/api/v1/translations/de' });
+    const { shell, widgets } = api.json().data.clientMessages;
+    expect(embeddedOf(page.body)!.texts).toEqual({ shell, widgets });
+    const english = await app.inject({
+      url: '/propertyOnboard/sign_up',
+      headers: { 'accept-language': 'en-GB' },
+    });
+    expect(embeddedOf(english.body)).not.toHaveProperty('texts');
+  });
+
   it("is composed for the path's country, as the page asks with user_url_country", async () => {
     const page = await app.inject({ url: '/propertyOnboard/ae/sign_up' });
     const embedded = embeddedOf(page.body);
@@ -423,6 +435,22 @@ describe('a drawing that fails', () => {
     expect(page.statusCode).toBe(200);
     expect(embeddedOf(page.body)).toMatchObject({ screen_id: 'sign_up', locale: 'en-GB' });
     expect(page.body).toContain('<div id="root"></div>');
+  });
+});
+
+describe('embedFirstScreen', () => {
+  it("writes the screen's language and direction on the page's <html>", () => {
+    const page =
+      '<!doctype html>\n<html lang="en-GB" dir="ltr"><head></head><body><div id="root"></div></body></html>';
+    const screen = {
+      screen_id: 'sign_up',
+      country: null,
+      payload: { screen_id: 'sign_up', widget_list: [] },
+    };
+    const arabic = embedFirstScreen(page, { ...screen, locale: 'ar' } as unknown as EmbeddedScreen)!;
+    expect(arabic.startsWith('<!doctype html>\n<html lang="ar" dir="rtl"><head>')).toBe(true);
+    const german = embedFirstScreen(page, { ...screen, locale: 'de' } as unknown as EmbeddedScreen)!;
+    expect(german.startsWith('<!doctype html>\n<html lang="de" dir="ltr"><head>')).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import { sendError } from '../app/errors';
 import { onboardError } from '../../errors';
 import {
+  CLIENT_TEXT_AREAS,
   FIRST_SCREEN_ELEMENT_ID,
   SERVER_DRAWN_ATTRIBUTE,
   type DrawFirstScreen,
@@ -16,7 +17,7 @@ import {
   type ServerDrawnScreen,
 } from '../../../schemas/app/first-screen';
 import { ssrOutDirOf } from '../../../schemas/app/build-variants';
-import { DEFAULT_LOCALE, preferredBrowserLocale } from '../../../schemas/app/languages';
+import { DEFAULT_LOCALE, directionOf, preferredBrowserLocale } from '../../../schemas/app/languages';
 import { namedRegions } from '../../../schemas/app/region-names';
 import { footerShown, parseAppPath } from '../../../schemas/app/routes';
 import { ALL_CONTENTS_CODE, contentsCodeOf, widgetTypesOf } from '../../../schemas/app/widget-types';
@@ -166,7 +167,12 @@ export function embedFirstScreen(indexHtml: string, embedded: EmbeddedScreen): s
   if (at < 0) return null;
   const json = JSON.stringify(embedded).replace(/</g, '\\u003c');
   const end = at + ROOT_ELEMENT.length;
-  return `${indexHtml.slice(0, end)}<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">${json}</script>${indexHtml.slice(end)}`;
+  const page = `${indexHtml.slice(0, end)}<script type="application/json" id="${FIRST_SCREEN_ELEMENT_ID}">${json}</script>${indexHtml.slice(end)}`;
+  // The page is in the screen's language from its first byte (what a screen reader reads before the script).
+  return page.replace(
+    /^(<!doctype html>\s*<html) lang="[^"]*" dir="[^"]*">/i,
+    `$1 lang="${embedded.locale}" dir="${directionOf(embedded.locale)}">`,
+  );
 }
 
 /**
@@ -378,9 +384,13 @@ function atHeadEnd(html: string, tags: string): string {
  * A signed-in owner's page of a route that needs a session carries its screen too, composed for them by
  * `signedIn` (the composer GET /screens/:id uses), checked the same way, made per request and sent
  * `no-store`. A first screen with a phone field comes with the field's countries named in its language
- * ({@link withRegions}); every first screen with its country's global info (`globalInfo`), and its page's head
- * names the code of the screen's lazy widgets and of the footer tabs the shell draws under it
- * ({@link withPreloadedCode}); a public page's head also names the brand's logo ({@link withPreloadedImage}).
+ * ({@link withRegions}); in a language other than en-GB with the client's texts of it (`messages`, `texts`);
+ * its page's `<html lang dir>` are its language's. Every first screen comes with its country's global info
+ * (`globalInfo`), and its page's head names the code of the screen's lazy widgets and of the footer tabs the
+ * shell draws under it ({@link withPreloadedCode}); a public page's head also names the brand's logo ({@link withPreloadedImage}).
+ *
+ * A public page in a left-to-right language is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its
+ * screen's markup in the root element, its styles in the head, made once with the rest of the kept page.
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
  * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
@@ -407,6 +417,11 @@ export default fp<{
    * then shows the screen before its script has run. Without it, the browser alone draws it.
    */
   drawFirstScreen?: DrawFirstScreen;
+  /**
+   * Every text of a locale per area, as GET /translations answers them (`app.translations.messages`): a page
+   * in another language than en-GB carries the client's areas of it ({@link withTexts}).
+   */
+  messages?: (locale: Locale) => Record<string, unknown>;
 }>(
   async (
     app,
@@ -420,11 +435,27 @@ export default fp<{
       signedIn,
       globalInfo,
       drawFirstScreen,
+      messages,
     },
   ) => {
     /** `embedded` with its country's global info, when the plugin was given it. */
     const withGlobalInfo = (embedded: EmbeddedScreen): EmbeddedScreen =>
       globalInfo ? { ...embedded, global_info: globalInfo(embedded.country) } : embedded;
+    const textsByLocale = new Map<Locale, Record<string, unknown>>();
+    /**
+     * `embedded` with the texts of its locale that the client draws from (`texts`), when it is not en-GB (built
+     * into the client) and the plugin was given the messages; made once per locale.
+     */
+    const withTexts = (embedded: EmbeddedScreen): EmbeddedScreen => {
+      if (!messages || embedded.locale === DEFAULT_LOCALE) return embedded;
+      let texts = textsByLocale.get(embedded.locale);
+      if (!texts) {
+        const all = messages(embedded.locale);
+        texts = Object.fromEntries(CLIENT_TEXT_AREAS.map((area) => [area, all[area]]));
+        textsByLocale.set(embedded.locale, texts);
+      }
+      return { ...embedded, texts };
+    };
     const built = existsSync(join(clientDir, 'index.html'));
     const indexHtml = built ? readFileSync(join(clientDir, 'index.html'), 'utf8') : '';
     // A public page (sign-in) draws the brand's logo above its screen: its page names it for preloading.
@@ -502,8 +533,8 @@ export default fp<{
             pick ? { version: { number: pick.version, compose: pick.compose } } : {},
           );
           if (!isChecked(entry)) return null;
-          embedded = withGlobalInfo(
-            withRegions({ screen_id: screenId, locale, country, payload: entry.payload }),
+          embedded = withTexts(
+            withGlobalInfo(withRegions({ screen_id: screenId, locale, country, payload: entry.payload })),
           );
           html = embedFirstScreen(withPreloadedCode(publicIndexHtml, entry.payload, codeFiles), embedded);
         } catch (error) {
@@ -545,8 +576,8 @@ export default fp<{
         );
         const payload = (JSON.parse(drawn.body) as { data: ScreenPayload }).data;
         if (!passesClientChecks(payload)) return null;
-        const embedded = withGlobalInfo(
-          withRegions({ screen_id: screenId, locale, country, payload, query }),
+        const embedded = withTexts(
+          withGlobalInfo(withRegions({ screen_id: screenId, locale, country, payload, query })),
         );
         // The shell draws the footer tabs under this screen: their code is named too.
         const footer = footerShown(
