@@ -137,6 +137,10 @@ export default defineConfig(({ mode, isSsrBuild = false }) => {
           exclude: /\.map$/,
         }),
     ],
+    // The server's drawing imports packages from node_modules as Node does, but for stylis-plugin-rtl: built
+    // from ES modules to CommonJS with `__esModule`, Node hands its default import over as `{ default }`,
+    // which emotion then calls; bundled, it is interoperated as in the client.
+    ssr: { noExternal: ['stylis-plugin-rtl'] },
     resolve: {
       alias: [
         // The variant's logo; imported with `?no-inline`, so it is a file of its own, never bytes of the JS.

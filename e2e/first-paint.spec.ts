@@ -99,3 +99,25 @@ test.describe('in German', () => {
     expect(errors).toEqual([]);
   });
 });
+
+test.describe('in Arabic', () => {
+  test.use({ locale: 'ar' });
+
+  test('the page comes drawn right to left and is hydrated once its right-to-left styles are loaded', async ({
+    page,
+  }) => {
+    const errors = pageErrors(page);
+    await page.goto('/propertyOnboard/sign_up');
+    await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'ar');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { name: 'أدرج عقارك' })).toBeVisible();
+    await expect(page.locator('#root fieldset[disabled]')).toHaveCount(0);
+    // The field's label is at its right edge, as the right-to-left styles put it.
+    const field = page.locator('#phone-number');
+    await expect(field).toBeEnabled();
+    const label = await page.locator('#phone-number-label').boundingBox();
+    const box = await field.locator('xpath=..').boundingBox();
+    expect(label!.x + label!.width).toBeGreaterThan(box!.x + box!.width / 2);
+    expect(errors).toEqual([]);
+  });
+});

@@ -10,7 +10,7 @@ import { provideRegionNames } from '../widgets/input/phone-field';
 import { App } from './shell/app';
 import type { DesktopProbe } from './shell/desktop-gate';
 import { primeFirstScreen } from './shell/first-screen';
-import { EMOTION_KEY } from './i18n/direction';
+import { EMOTION_KEY, loadRtlCache } from './i18n/direction';
 import { i18n } from './i18n/instance';
 import { globalInfoAtom, globalInfoSettledAtom } from './state/atoms';
 
@@ -24,11 +24,11 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  * browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
  * chunks), so the markup is the screen, never its skeleton.
  *
- * A left-to-right language is drawn with the texts the client draws its first screen with: en-GB's built in
- * (renderer/i18n/instance.ts), another's those the page carries (`embedded.texts`), so that both draw the same.
- * Arabic (right to left: its styles are another emotion cache, loaded by the client before it draws) and a
- * language without its texts are left to the client: resolves null then, or when the url is not a route whose
- * screen is `embedded`'s.
+ * A language is drawn with the texts the client draws its first screen with: en-GB's built in
+ * (renderer/i18n/instance.ts), another's those the page carries (`embedded.texts`), so that both draw the same;
+ * Arabic with the right-to-left styles (a cache of key `muirtl`, renderer/i18n/rtl-cache.ts), which the client
+ * loads before it draws. A language without its texts is left to the client: resolves null then, or when the
+ * url is not a route whose screen is `embedded`'s.
  * Rejects when React cannot draw it (the page is then sent without markup, as before).
  *
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
@@ -46,7 +46,12 @@ let drawn: Promise<unknown> = Promise.resolve();
 
 async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
   const { locale, texts } = embedded;
-  if (directionOf(locale) !== 'ltr' || (locale !== DEFAULT_LOCALE && !texts)) return null;
+  if (locale !== DEFAULT_LOCALE && !texts) return null;
+  const rtl = directionOf(locale) === 'rtl';
+  // Right to left (Arabic): the app takes the right-to-left styles once they are loaded, as in the browser,
+  // which loads them before its first draw (renderer/main.tsx).
+  const rtlModule = rtl ? await import('./i18n/rtl-cache') : null;
+  if (rtl) await loadRtlCache();
   // The module's one i18next instance, as the page's: the built-in en-GB texts, and those the page carries for
   // its language (renderer/main.tsx adds the same before its first draw). Its language is set for each drawing
   // (in Node it detected one at start from no storage and maybe a `navigator` with the machine's language).
@@ -69,7 +74,7 @@ async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnS
   await primed.code;
   // A cache of this drawing alone: every style it inserts is one of this markup's. In emotion's server mode
   // (`compat`), styles are collected in the cache instead of written beside each element.
-  const cache = createCache({ key: EMOTION_KEY });
+  const cache = rtlModule ? rtlModule.createRtlCache() : createCache({ key: EMOTION_KEY });
   const emotion = createEmotionServer(cache);
   const router = ({ children }: { children: ReactNode }) => (
     <StaticRouter location={url}>{children}</StaticRouter>

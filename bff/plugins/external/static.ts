@@ -389,7 +389,7 @@ function atHeadEnd(html: string, tags: string): string {
  * (`globalInfo`), and its page's head names the code of the screen's lazy widgets and of the footer tabs the
  * shell draws under it ({@link withPreloadedCode}); a public page's head also names the brand's logo ({@link withPreloadedImage}).
  *
- * A public page in a left-to-right language is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its
+ * A public page is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its
  * screen's markup in the root element, its styles in the head, made once with the rest of the kept page.
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
