@@ -69,6 +69,19 @@ test('the script hydrates the markup the server drew: the same elements, no erro
   expect(errors).toEqual([]);
 });
 
+test('the login page at its top-level address is drawn for that address and hydrated without an error', async ({
+  page,
+}) => {
+  const errors = pageErrors(page);
+  await page.goto('/login');
+  await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'en-GB');
+  await expect(page.getByLabel('Mobile number')).toBeEnabled();
+  await page.getByLabel('Mobile number').fill('12345');
+  await page.getByRole('button', { name: 'Get OTP' }).click();
+  await expect(page.getByText('Please enter the correct phone number').first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
 test('a language kept on the device other than the one drawn: the page is drawn afresh in it', async ({
   page,
 }) => {

@@ -195,8 +195,9 @@ export function withServerDrawing(html: string, drawn: ServerDrawnScreen, locale
 /**
  * The server's drawing of the first screen for the client built in `clientDir` (issue 13 item 4): the module
  * `vite build --ssr server-render.tsx` writes beside it (schemas/app/build-variants.ts `ssrOutDirOf`), imported
- * on the first page that asks for it (not at start: it loads React, MUI and every widget, ≈40 ms of CPU, and
- * its first drawing ≈50 ms), then kept. Undefined when that module was not built (`npm run dev`, tests without
+ * on the first page that asks for it (not at start: it loads React, MUI and every widget; the first page of a
+ * process took 0.5 s with its first drawing, later drawings 20–50 ms, and the server's memory grew by 23 MB),
+ * then kept. Undefined when that module was not built (`npm run dev`, tests without
  * a build): pages are then drawn by the browser alone. The import rejects when the module cannot be loaded.
  */
 export function serverDrawingOf(clientDir: string): DrawFirstScreen | undefined {
@@ -387,10 +388,11 @@ function atHeadEnd(html: string, tags: string): string {
  * ({@link withRegions}); in a language other than en-GB with the client's texts of it (`messages`, `texts`);
  * its page's `<html lang dir>` are its language's. Every first screen comes with its country's global info
  * (`globalInfo`), and its page's head names the code of the screen's lazy widgets and of the footer tabs the
- * shell draws under it ({@link withPreloadedCode}); a public page's head also names the brand's logo ({@link withPreloadedImage}).
+ * shell draws under it ({@link withPreloadedCode}); a public page's head also names the brand's logo
+ * ({@link withPreloadedImage}).
  *
- * A public page is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its
- * screen's markup in the root element, its styles in the head, made once with the rest of the kept page.
+ * A public page is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its screen's markup in the root
+ * element, its styles in the head, made once with the rest of the kept page (kept by its address too).
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
  * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
@@ -514,7 +516,9 @@ export default fp<{
       const country = parsed.countryCode ? parsed.countryCode.toUpperCase() : null;
       // The version a visitor without a session gets now (read after `versions.refresh()` by the caller).
       const pick = versions?.pick(screenId, null, flags);
+      // The path too: the server draws the page for its address (`/login` and `/propertyOnboard/login`).
       const key = JSON.stringify([
+        request.url,
         screenId,
         screens.revision?.(screenId) ?? 0,
         pick?.version ?? 0,
