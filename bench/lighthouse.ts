@@ -59,8 +59,9 @@ export interface LighthouseOptions {
   acceptSelfSigned?: boolean;
   /**
    * How the slow network and CPU are made: `simulate` (default, Lighthouse's mobile default: the page loads
-   * unthrottled and Lantern computes the figures from its trace) or `devtools` (the same 150 ms RTT, 1.6 Mbit/s
-   * and 4× CPU applied in the browser while it loads the page: figures as observed).
+   * unthrottled and Lantern computes the figures from its trace) or `devtools` (Lighthouse's applied mobile
+   * throttling: 562.5 ms request latency, 1474.56 Kbit/s down, 4× CPU, set in the browser while it loads the
+   * page: figures as observed).
    */
   throttling?: 'simulate' | 'devtools';
 }

@@ -7,9 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EmbeddedScreen } from '../schemas/app/first-screen';
+import type { InputContents } from '../schemas/generated/types';
+import { fixtureContents } from '../widgets/fixtures';
 import { renderFirstScreen } from './server-render';
 
-/** The sign-up screen as the server embeds it, in short: its heading, the phone field and its button. */
+/** The sign-up screen as the server embeds it, in short: its heading, the phone field (its fixture) and its button. */
 function signUp(locale: EmbeddedScreen['locale'] = 'en-GB'): EmbeddedScreen {
   return {
     screen_id: 'sign_up',
@@ -23,18 +25,7 @@ function signUp(locale: EmbeddedScreen['locale'] = 'en-GB'): EmbeddedScreen {
       form: { initial: { country_code: 'IN' } },
       widget_list: [
         { id: 'heading', widget_type: 'text', contents: { text: 'List your property', variant: 'title' } },
-        {
-          id: 'phone',
-          widget_type: 'input',
-          contents: {
-            field: 'phone',
-            kind: 'phone',
-            label: 'Mobile number',
-            country_field: 'country_code',
-            default_country: 'IN',
-            required: true,
-          },
-        },
+        { id: 'phone', widget_type: 'input', contents: fixtureContents<InputContents>('input', 'phone') },
         {
           id: 'get_otp',
           widget_type: 'button',

@@ -51,7 +51,7 @@ async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnS
   // Right to left (Arabic): the app takes the right-to-left styles once they are loaded, as in the browser,
   // which loads them before its first draw (renderer/main.tsx).
   const rtlModule = rtl ? await import('./i18n/rtl-cache') : null;
-  if (rtl) await loadRtlCache();
+  if (rtlModule) await loadRtlCache();
   // The module's one i18next instance, as the page's: the built-in en-GB texts, and those the page carries for
   // its language (renderer/main.tsx adds the same before its first draw). Its language is set for each drawing
   // (in Node it detected one at start from no storage and maybe a `navigator` with the machine's language).
@@ -63,13 +63,8 @@ async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnS
     store.set(globalInfoAtom, embedded.global_info);
     store.set(globalInfoSettledAtom, true);
   }
-  if (embedded.regions) provideRegionNames(embedded.locale, embedded.regions);
-  const primed = primeFirstScreen(
-    store,
-    { pathname, search: search ? `?${search}` : '' },
-    embedded.locale,
-    embedded,
-  );
+  if (embedded.regions) provideRegionNames(locale, embedded.regions);
+  const primed = primeFirstScreen(store, { pathname, search: search ? `?${search}` : '' }, locale, embedded);
   if (!primed?.embedded) return null;
   await primed.code;
   // A cache of this drawing alone: every style it inserts is one of this markup's. In emotion's server mode
