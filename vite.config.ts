@@ -122,7 +122,11 @@ export default defineConfig(({ mode, isSsrBuild = false }) => {
     // The server's drawing of the first screen (`--ssr server-render.tsx`) needs neither the public files nor
     // compressed copies: it is a module the BFF imports, never served.
     publicDir: isSsrBuild ? false : 'public',
-    define: variantDefine(variantName),
+    // The server's drawing is built as production code whatever NODE_ENV the server runs with (see `ssr`).
+    define: {
+      ...variantDefine(variantName),
+      ...(isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {}),
+    },
     plugins: [
       muiWithoutCssVariables(),
       reactRouterPureComponents(),
@@ -137,10 +141,15 @@ export default defineConfig(({ mode, isSsrBuild = false }) => {
           exclude: /\.map$/,
         }),
     ],
-    // The server's drawing imports packages from node_modules as Node does, but for stylis-plugin-rtl: built
-    // from ES modules to CommonJS with `__esModule`, Node hands its default import over as `{ default }`,
-    // which emotion then calls; bundled, it is interoperated as in the client.
-    ssr: { noExternal: ['stylis-plugin-rtl'] },
+    // The server's drawing imports packages from node_modules as Node does, but for these, bundled into it:
+    // - MUI and emotion, built as the client builds them (the plugins above, production code): run from
+    //   node_modules under a server without NODE_ENV=production (`npm run serve`, the bench), MUI's development
+    //   code named every style after its component (`mui-1sazv7p-MuiStack-root`), so the client's names
+    //   (`mui-1ov46kg`) matched none of the page's styles and the hydration serialised and inserted every one of
+    //   them again (≈150 rules, ≈15 ms of one task at 1× CPU);
+    // - stylis-plugin-rtl: built from ES modules to CommonJS with `__esModule`, Node hands its default import
+    //   over as `{ default }`, which emotion then calls; bundled, it is interoperated as in the client.
+    ssr: { noExternal: [/^@mui\//, /^@emotion\//, 'stylis-plugin-rtl'] },
     resolve: {
       alias: [
         // The variant's logo; imported with `?no-inline`, so it is a file of its own, never bytes of the JS.
