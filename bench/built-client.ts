@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
+import { pageChunkKeys, type Manifest } from '../schemas/app/vite-manifest';
 
 /** The repository root (absolute, with a trailing slash). */
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,16 +17,7 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 export const clientDir = join(root, 'dist/client');
 const manifestPath = join(clientDir, '.vite/manifest.json');
 
-/** One chunk of the Vite manifest (only the fields read here). */
-export interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
-export type Manifest = Record<string, ManifestChunk>;
+export type { Manifest, ManifestChunk } from '../schemas/app/vite-manifest';
 
 /**
  * The Vite manifest of the built client, keyed by source path (e.g. `renderer/engine/screen.tsx`).
@@ -34,6 +26,11 @@ export type Manifest = Record<string, ManifestChunk>;
 export function readManifest(): Manifest {
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing; run \`npm run build\` first.`);
   return JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+}
+
+/** The manifest keys of the chunks the built index.html loads itself (`pageChunkKeys`): the entry's code. */
+export function entryKeys(manifest: Manifest): string[] {
+  return pageChunkKeys(manifest, readFileSync(join(clientDir, 'index.html'), 'utf8'));
 }
 
 /** Goal of renderer/engine without widgets, React and MUI, gzip bytes (issue 13 item 3: 12 KB). */

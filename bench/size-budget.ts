@@ -37,6 +37,7 @@ import {
   attribute,
   clientDir,
   engineSize,
+  entryKeys,
   readManifest,
   root,
   type Manifest,
@@ -90,7 +91,6 @@ export const ROUTE_BUDGET = 350_000;
 /** Routes whose budget is {@link SIGN_IN_BUDGET}. */
 const SIGN_IN_SCREENS: ReadonlySet<string> = new Set(['sign_up', 'login']);
 
-const ENTRY = 'index.html';
 const ENGINE_SCREEN = 'engine/screen.tsx';
 /** Modules a widget's registry entry loads with the widget's own chunk (renderer/engine/registry.ts). */
 const WIDGET_COMPANIONS: Readonly<Record<string, readonly string[]>> = {
@@ -177,15 +177,20 @@ function firstInputChunks(manifest: Manifest, base: ReadonlySet<string>): Set<st
   return new Set([...closure(manifest, keys, false)].filter((key) => !base.has(key)));
 }
 
-/** One route's chunks (manifest keys). */
-function routeChunks(manifest: Manifest, screenId: string, isPublic: boolean): Set<string> {
-  const start = [ENTRY, ENGINE_SCREEN].filter((key) => manifest[key]);
+/** One route's chunks (manifest keys); `entry`: the keys of the entry's chunks (`entryKeys`). */
+function routeChunks(
+  manifest: Manifest,
+  entry: readonly string[],
+  screenId: string,
+  isPublic: boolean,
+): Set<string> {
+  const start = [...entry, ENGINE_SCREEN].filter((key) => manifest[key]);
   const base = closure(manifest, start, false);
   const chunks = new Set(base);
   if (!isPublic) {
-    const shellLazy = (manifest[ENTRY]?.dynamicImports ?? []).filter(
-      (key) => key.startsWith('shell/') && !OPTIONAL_SHELL_PARTS.has(key),
-    );
+    const shellLazy = entry
+      .flatMap((key) => manifest[key]!.dynamicImports ?? [])
+      .filter((key) => key.startsWith('shell/') && !OPTIONAL_SHELL_PARTS.has(key));
     for (const key of closure(manifest, shellLazy, true, base)) chunks.add(key);
     for (const key of firstInputChunks(manifest, base)) chunks.add(key);
   }
@@ -236,8 +241,10 @@ function groupOf(source: string): string {
 // ---- main ----
 
 let manifest: Manifest;
+let entry: string[];
 try {
   manifest = readManifest();
+  entry = entryKeys(manifest);
 } catch (err) {
   console.error(`size budget: ${(err as Error).message}`);
   process.exit(2);
@@ -253,7 +260,7 @@ const routes = APP_ROUTES.filter((route) => screenIds.has(route.screenId));
 let failed = false;
 const rows: string[] = [];
 for (const route of routes) {
-  const chunks = routeChunks(manifest, route.screenId, route.public);
+  const chunks = routeChunks(manifest, entry, route.screenId, route.public);
   const files = [...chunks].map((key) => manifest[key]!.file).filter((file) => file.endsWith('.js'));
   const raw = files.reduce((sum, file) => sum + sizeOf(file).raw, 0);
   const gzip = files.reduce((sum, file) => sum + sizeOf(file).gzip, 0);
@@ -279,7 +286,7 @@ for (const row of rows) console.log(`  ${row}`);
 // loaded on first use (libphonenumber-js with the first keystroke, the language menu when it is reached).
 const base = closure(
   manifest,
-  [ENTRY, ENGINE_SCREEN].filter((key) => manifest[key]),
+  [...entry, ENGINE_SCREEN].filter((key) => manifest[key]),
   false,
 );
 const firstInput = firstInputChunks(manifest, base);
@@ -306,7 +313,7 @@ const firstInputGzip = [...firstInput]
   .map((key) => manifest[key]!.file)
   .filter((file) => file.endsWith('.js'))
   .reduce((sum, file) => sum + sizeOf(file).gzip, 0);
-const signInGzip = [...routeChunks(manifest, 'sign_up', true)]
+const signInGzip = [...routeChunks(manifest, entry, 'sign_up', true)]
   .map((key) => manifest[key]!.file)
   .filter((file) => file.endsWith('.js'))
   .reduce((sum, file) => sum + sizeOf(file).gzip, 0);
@@ -324,7 +331,7 @@ if (detailAt >= 0) {
   const screenId = args[detailAt + 1] ?? 'sign_up';
   const route = routes.find((r) => r.screenId === screenId || r.path === screenId);
   if (!route) throw new Error(`no route ${screenId}`);
-  const files = [...routeChunks(manifest, route.screenId, route.public)]
+  const files = [...routeChunks(manifest, entry, route.screenId, route.public)]
     .map((key) => manifest[key]!.file)
     .filter((file) => file.endsWith('.js'));
   console.log(

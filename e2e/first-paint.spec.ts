@@ -38,10 +38,11 @@ test('the script hydrates the markup the server drew: the same elements, no erro
   request,
 }) => {
   const errors = pageErrors(page);
-  // The page's entry script is held until the markup has been looked at.
+  // The page's entry script (the chunk of every module it imports, vite.config.ts) is held until the markup has
+  // been looked at.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/propertyOnboard\/assets\/index-[\w-]+\.js$/, async (route) => {
+  await page.route(/\/propertyOnboard\/assets\/initial-[\w-]+\.js$/, async (route) => {
     await held;
     await route.continue();
   });
@@ -67,6 +68,36 @@ test('the script hydrates the markup the server drew: the same elements, no erro
   await page.getByLabel('One-time code').fill(await readCode(request, phone.e164));
   await expect(page).toHaveURL(/\/propertyOnboard\/add$/);
   expect(errors).toEqual([]);
+});
+
+test("the server's styles are the client's: hydrating inserts none of them again", async ({
+  page,
+  request,
+}) => {
+  const html = await (await request.get('/propertyOnboard/sign_up')).text();
+  const drawn = new Set([...html.matchAll(/\bmui-([a-z0-9]+)\b/g)].map((match) => match[1]));
+  // Named as the client's production code names them: no component label (MUI's development names,
+  // `mui-1sazv7p-MuiStack-root`, matched no style of the client).
+  expect(/\bmui-[a-z0-9]+-Mui\w*/.exec(html)?.[0]).toBeUndefined();
+  expect(drawn.size).toBeGreaterThan(10);
+  await page.addInitScript(() => {
+    const inserted: string[] = [];
+    (window as unknown as { insertedRules: string[] }).insertedRules = inserted;
+    const insertRule = CSSStyleSheet.prototype.insertRule;
+    CSSStyleSheet.prototype.insertRule = function (this: CSSStyleSheet, rule: string, index?: number) {
+      inserted.push(rule);
+      return insertRule.call(this, rule, index);
+    };
+  });
+  await page.goto('/propertyOnboard/sign_up');
+  await expect(page.getByLabel('Mobile number')).toBeEnabled();
+  const inserted = await page.evaluate(
+    () => (window as unknown as { insertedRules: string[] }).insertedRules,
+  );
+  const again = inserted.filter((rule) =>
+    [...rule.matchAll(/\.mui-([a-z0-9]+)\b/g)].some((m) => drawn.has(m[1])),
+  );
+  expect(again).toEqual([]);
 });
 
 test('the login page at its top-level address is drawn for that address and hydrated without an error', async ({

@@ -1,12 +1,19 @@
+// The entry is evaluated in stages, each in a task of its own (renderer/shell/entry-stages: the modules named
+// `…-evaluated` await the next task), so that no task of the page's start blocks it for long (issue 13 item 4).
+// The order of these imports is the order of evaluation.
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { SERVER_DRAWN_ATTRIBUTE } from '../schemas/app/first-screen';
+import './shell/entry-stages/react-evaluated';
+import './shell/theme';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
+import { appStore } from './state/atoms';
+import './shell/entry-stages/foundations-evaluated';
+import { App } from './shell/app';
+import './shell/entry-stages/app-evaluated';
+import { SERVER_DRAWN_ATTRIBUTE } from '../schemas/app/first-screen';
 import { loadTranslations } from './i18n/translations';
 import { loadInteractionCode } from './engine/interaction';
-import { appStore } from './state/atoms';
-import { App } from './shell/app';
 import { isDesktopEnvironment, probeWindow } from './shell/desktop-gate';
 import { takeEmbeddedScreen } from './shell/embedded-screen';
 import { installErrorReporting } from './shell/error-reports';
@@ -16,6 +23,7 @@ import { afterFirstPaint } from './shell/first-paint';
 import { loadGlobalInfo } from './shell/session';
 import { loadTouchRipple } from './shell/touch-ripple';
 import { provideRegionNames } from '../widgets/input/phone-field';
+import './shell/entry-stages/imports-evaluated';
 
 // Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
 installErrorReporting();

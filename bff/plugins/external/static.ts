@@ -21,6 +21,7 @@ import { DEFAULT_LOCALE, directionOf, preferredBrowserLocale } from '../../../sc
 import { namedRegions } from '../../../schemas/app/region-names';
 import { footerShown, parseAppPath } from '../../../schemas/app/routes';
 import { ALL_CONTENTS_CODE, contentsCodeOf, widgetTypesOf } from '../../../schemas/app/widget-types';
+import { pageChunkKeys, type Manifest } from '../../../schemas/app/vite-manifest';
 import type { GlobalInfo, Locale, ScreenPayload } from '../../../schemas/generated/types';
 import { passesClientChecks, type ScreenCatalogue } from '../../screens/composer';
 import { preferredEncoding, screenParams, type signedInScreens } from '../../routes/screens';
@@ -212,23 +213,21 @@ export function serverDrawingOf(clientDir: string): DrawFirstScreen | undefined 
   };
 }
 
-/** The fields of a Vite manifest chunk read here (dist/client/.vite/manifest.json). */
-interface ManifestChunk {
-  file?: string;
-  imports?: string[];
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-}
-
 /** A built client's Vite manifest, or an empty one when it has none. */
-function readManifest(clientDir: string): Record<string, ManifestChunk> {
+function readManifest(clientDir: string): Manifest {
   try {
-    return JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Record<
-      string,
-      ManifestChunk
-    >;
+    return JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   } catch {
     return {};
+  }
+}
+
+/** A built client's index.html, or '' when it has none. */
+function readIndexHtml(clientDir: string): string {
+  try {
+    return readFileSync(join(clientDir, 'index.html'), 'utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -268,7 +267,7 @@ export function lazyCodeFiles(clientDir: string): LazyCodeFiles {
     keys.forEach(visit);
     return [...seen];
   };
-  const withEntry = new Set(closure(Object.keys(manifest).filter((key) => manifest[key]!.isEntry)));
+  const withEntry = new Set(closure(pageChunkKeys(manifest, readIndexHtml(clientDir))));
   const filesOf = (key: string) =>
     closure([key])
       .filter((inner) => !withEntry.has(inner))

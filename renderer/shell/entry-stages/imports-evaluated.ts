@@ -1,0 +1,7 @@
+/**
+ * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module last, so that its own
+ * code (reading the embedded screen, priming the store, starting the draw) runs in a task of its own.
+ */
+import { nextTask } from './next-task';
+
+await nextTask();
