@@ -56,8 +56,12 @@ describe('the HTTPS front of deploy/nginx.conf', () => {
     expect(session.alpnProtocol).toBe('h2');
     expect(page.status).toBe(200);
     expect(String(page.headers['content-type'])).toMatch(/^text\/html/);
-    const script = /<script type="module"[^>]* src="([^"]+)"/.exec(page.body.toString('utf8'))?.[1];
-    expect(script).toMatch(/^\/propertyOnboard\/assets\/index-[\w-]+\.js$/);
+    // The page's code: the chunk of every module its entry imports (vite.config.ts), one of its module scripts.
+    const scripts = [...page.body.toString('utf8').matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
+    const script = scripts.find((src) => /^\/propertyOnboard\/assets\/initial-[\w-]+\.js$/.test(src ?? ''));
+    expect(script, scripts.join(' ')).toBeDefined();
     const asset = await get2(session, script!, { 'accept-encoding': 'br, gzip' });
     expect(asset.status).toBe(200);
     expect(asset.headers['content-encoding']).toBe('br');
