@@ -1,8 +1,8 @@
 /**
  * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module right after the app's
- * shell (its routes, the engine, the first screens' widgets and MUI's components), so what it imports next is
- * evaluated in a later task.
+ * shell (its routes, the engine, the first screens' widgets and MUI's components); on a page the server drew,
+ * what it imports next is evaluated in a later task.
  */
-import { nextTask } from './next-task';
+import { entryBreak } from './next-task';
 
-await nextTask();
+await entryBreak();

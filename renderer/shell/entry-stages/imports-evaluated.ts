@@ -1,7 +1,8 @@
 /**
- * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module last, so that its own
- * code (reading the embedded screen, priming the store, starting the draw) runs in a task of its own.
+ * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module last; on a page the
+ * server drew, its own code (reading the embedded screen, priming the store, starting the draw) runs in a task
+ * of its own.
  */
-import { nextTask } from './next-task';
+import { entryBreak } from './next-task';
 
-await nextTask();
+await entryBreak();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { nextTask } from './next-task';
+import { entryBreak, nextTask } from './next-task';
 
 describe('nextTask', () => {
   it('uses scheduler.yield where the browser has it, called on the scheduler', async () => {
@@ -35,5 +35,26 @@ describe('nextTask', () => {
     expect(resolved).toBe(false);
     await done;
     expect(resolved).toBe(true);
+  });
+});
+
+describe('entryBreak', () => {
+  const pageWith = (attributes: Record<string, string>) => {
+    const root = document.createElement('div');
+    for (const [name, value] of Object.entries(attributes)) root.setAttribute(name, value);
+    return { getElementById: (id: string) => (id === 'root' ? root : null) };
+  };
+
+  it('yields the task on a page the server drew', async () => {
+    const scheduler = { yield: vi.fn(() => Promise.resolve()) };
+    await entryBreak(pageWith({ 'data-server-drawn': 'en-GB' }), { scheduler });
+    expect(scheduler.yield).toHaveBeenCalledTimes(1);
+  });
+
+  it('goes on in the same task on a page the browser draws, or without a root', () => {
+    const scheduler = { yield: vi.fn(() => Promise.resolve()) };
+    expect(entryBreak(pageWith({}), { scheduler })).toBeUndefined();
+    expect(entryBreak({ getElementById: () => null }, { scheduler })).toBeUndefined();
+    expect(scheduler.yield).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module right after React and
- * react-dom, so what it imports next is evaluated in a later task.
+ * react-dom; on a page the server drew, what it imports next is evaluated in a later task.
  */
-import { nextTask } from './next-task';
+import { entryBreak } from './next-task';
 
-await nextTask();
+await entryBreak();
