@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readCode, uniquePhone } from './helpers';
+import { addHotel, readCode, signUp, uniquePhone } from './helpers';
 
 /**
  * The sign-in page drawn by the server (issue 13 item 4, renderer/server-render.tsx): shown before its script
@@ -98,6 +98,33 @@ test("the server's styles are the client's: hydrating inserts none of them again
     [...rule.matchAll(/\.mui-([a-z0-9]+)\b/g)].some((m) => drawn.has(m[1])),
   );
   expect(again).toEqual([]);
+});
+
+test("a signed-in owner's checklist comes drawn by the server, is hydrated without an error and works", async ({
+  page,
+  request,
+}) => {
+  await signUp(page, request);
+  const id = await addHotel(page, 'Drawn Court');
+  const errors = pageErrors(page);
+  const checklist = `/propertyOnboard/task?property_unique_id=${id}`;
+  // The page as it arrives (the owner's session cookie with the request): the checklist already in it.
+  const cookies = (await page.context().cookies())
+    .map((cookie) => `${cookie.name}=${cookie.value}`)
+    .join('; ');
+  const html = await (await request.get(checklist, { headers: { cookie: cookies } })).text();
+  expect(html).toContain('data-server-drawn="en-GB"');
+  expect(html).toContain('Tasks to complete');
+  await page.goto(checklist);
+  await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'en-GB');
+  const basicInfo = page
+    .getByRole('region', { name: 'Tasks to complete' })
+    .getByRole('button', { name: 'Add Basic info' });
+  await expect(basicInfo).toBeEnabled();
+  await basicInfo.click();
+  await expect(page).toHaveURL(/\/propertyOnboard\/task\/details\?.*\btask=basic_info\b/);
+  await expect(page.getByRole('heading', { name: 'Basic info' })).toBeVisible();
+  expect(errors).toEqual([]);
 });
 
 test('the login page at its top-level address is drawn for that address and hydrated without an error', async ({

@@ -106,7 +106,44 @@ describe('renderFirstScreen', () => {
     expect(english).toContain('text-align:left');
   });
 
-  it('leaves to the browser a page without its texts, of another screen, or that needs a session', async () => {
+  it("draws a signed-in owner's page (the checklist) as the signed-in browser sees it, with the footer tabs", async () => {
+    const task: EmbeddedScreen = {
+      screen_id: 'task',
+      locale: 'en-GB',
+      country: null,
+      query: { property_unique_id: 'PO1' },
+      payload: {
+        screen_id: 'task',
+        schema_version: 1,
+        title: 'Your property',
+        widget_list: [
+          { id: 'name', widget_type: 'text', contents: { text: 'Sea View Residency', variant: 'title' } },
+        ],
+      },
+      global_info: {
+        is_downtime_active: false,
+        oyo_360_chat_enabled: false,
+        is_self_onboard_enabled: true,
+        enable_oyo360_l1_revamp: false,
+        country_code: 'IN',
+        partner_site_url: null,
+        map_config: {
+          tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+          attribution: 'OpenStreetMap',
+          default_center: { lat: 28.4, lng: 77.04 },
+        },
+      },
+    };
+    const drawn = await renderFirstScreen('/propertyOnboard/task?property_unique_id=PO1', task);
+    expect(drawn).not.toBeNull();
+    const { html } = drawn!;
+    expect(html).toMatch(/<main [^>]*data-screen-id="task"[^>]*>.*Sea View Residency/);
+    // Not the sign-in page a signed-out visitor is sent to, and no banner: the owner's tabs instead.
+    expect(html).not.toContain('<header');
+    expect(html).toContain('<nav');
+  });
+
+  it('leaves to the browser a page without its texts or of another screen', async () => {
     expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp('de'))).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/login', signUp())).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/task', signUp())).toBeNull();

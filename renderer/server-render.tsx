@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
+import { parseAppPath } from '../schemas/app/routes';
 import type { DrawFirstScreen, EmbeddedScreen, ServerDrawnScreen } from '../schemas/app/first-screen';
 import { provideRegionNames } from '../widgets/input/phone-field';
 import { App } from './shell/app';
@@ -12,16 +13,16 @@ import type { DesktopProbe } from './shell/desktop-gate';
 import { primeFirstScreen } from './shell/first-screen';
 import { EMOTION_KEY, loadRtlCache } from './i18n/direction';
 import { i18n } from './i18n/instance';
-import { globalInfoAtom, globalInfoSettledAtom } from './state/atoms';
+import { globalInfoAtom, globalInfoSettledAtom, loggedInAtom } from './state/atoms';
 
 /** A phone, as the server draws every page (a desktop browser then draws its own, renderer/main.tsx). */
 const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true });
 
 /**
- * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a signed-out visitor of
- * `embedded.locale` sees it on a phone, with `embedded` — the first screen the server puts in the same page
- * (schemas/app/first-screen.ts) — as its screen, its global info and its countries' names, exactly as the
- * browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
+ * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a visitor of `embedded.locale`
+ * sees it on a phone (signed out, or signed in on a page that needs a session: the checklist), with `embedded`
+ * (the first screen the server puts in the same page, schemas/app/first-screen.ts) as its screen, its global info
+ * and its countries' names, exactly as the browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
  * chunks), so the markup is the screen, never its skeleton.
  *
  * A language is drawn with the texts the client draws its first screen with: en-GB's built in
@@ -32,8 +33,9 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  * Rejects when React cannot draw it (the page is then sent without markup, as before).
  *
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
- * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A page is drawn
- * once and then kept by the server (bff/plugins/external/static.ts), so waiting costs nothing that matters.
+ * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A public page is
+ * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's page is drawn
+ * for each request (≈25–50 ms for the checklist), so such pages loaded at once wait for each other.
  */
 export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
   const drawing = drawn.then(() => draw(url, embedded));
@@ -59,6 +61,10 @@ async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnS
   if (i18n.language !== locale) await i18n.changeLanguage(locale);
   const [pathname = '', search = ''] = url.split('?');
   const store = createStore();
+  // A page that needs a session carries its screen only for a signed-in owner (bff/plugins/external/static.ts),
+  // whose browser believes it is signed in (the `isLoggedIn` cookie the sign-in set).
+  const parsed = parseAppPath(pathname);
+  if (parsed.kind === 'route' && !parsed.route.public) store.set(loggedInAtom, true);
   if (embedded.global_info) {
     store.set(globalInfoAtom, embedded.global_info);
     store.set(globalInfoSettledAtom, true);

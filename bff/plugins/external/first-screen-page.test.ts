@@ -66,7 +66,7 @@ function builtClientDir(): string {
  * composition is counted.
  */
 function catalogue(): ScreenCatalogue & { composed: () => number } {
-  const defs: Record<string, boolean> = { sign_up: true, login: true, task: false };
+  const defs: Record<string, boolean> = { sign_up: true, login: true, task: false, account: false };
   let count = 0;
   return {
     has: (id) => Object.hasOwn(defs, id),
@@ -83,6 +83,20 @@ function catalogue(): ScreenCatalogue & { composed: () => number } {
           { id: 'tricky', widget_type: 'text', contents: { text: '</script><!-- & "quotes"' } },
           ...(id === 'login' ? [{ id: 'b', widget_type: 'button', contents: { label: 'Go' } }] : []),
         ],
+        // A screen that keeps the owner's unsaved values in the browser.
+        ...(id === 'account'
+          ? {
+              form: {
+                draft: {
+                  endpoint: '/hms_ms/api/v1/account',
+                  fields: ['a'],
+                  version: 1,
+                  version_field: 'v',
+                  storage_key: 'k',
+                },
+              },
+            }
+          : {}),
       };
     },
     composed: () => count,
@@ -379,7 +393,7 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
       clientDir: builtClientDir(),
       screens: {
         ...catalogue(),
-        has: (id) => id === 'sign_up' || id === 'task',
+        has: (id) => id === 'sign_up' || id === 'task' || id === 'account',
         isPublic: (id) => id === 'sign_up',
       },
       drawFirstScreen,
@@ -414,13 +428,32 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
     expect(page.body).not.toContain('data-server-drawn');
   });
 
-  it('is not asked for a page without an embedded screen or for a signed-in owner', async () => {
+  it('is not asked for a page without an embedded screen', async () => {
     const before = calls.length;
     await drawing.inject({ url: '/propertyOnboard/sign_up?ref=x' });
-    const cookie = await signInNewOwner(drawing);
-    const signedIn = await drawing.inject({ url: '/propertyOnboard/task', headers: { cookie } });
-    expect(signedIn.body).not.toContain('data-server-drawn');
     expect(calls.length).toBe(before);
+  });
+
+  it("draws a signed-in owner's page for each request, with the screen it carries; not one that keeps drafts", async () => {
+    const cookie = await signInNewOwner(drawing);
+    const before = calls.length;
+    const task = await drawing.inject({
+      url: '/propertyOnboard/task',
+      headers: { cookie },
+    });
+    expect(task.body).toContain(
+      '<div id="root" data-server-drawn="en-GB"><main data-screen-id="task">task en-GB</main></div>',
+    );
+    expect(calls.slice(before)).toHaveLength(1);
+    expect(calls.at(-1)!.url).toBe('/propertyOnboard/task');
+    expect(calls.at(-1)!.embedded).toEqual(embeddedOf(task.body));
+    await drawing.inject({ url: '/propertyOnboard/task', headers: { cookie } });
+    expect(calls.slice(before)).toHaveLength(2);
+    // The browser restores the owner's unsaved values into a screen with drafts: left to it.
+    const account = await drawing.inject({ url: '/propertyOnboard/account', headers: { cookie } });
+    expect(embeddedOf(account.body)).toMatchObject({ screen_id: 'account' });
+    expect(account.body).toContain('<div id="root"></div>');
+    expect(calls.slice(before)).toHaveLength(2);
   });
 });
 

@@ -390,8 +390,10 @@ function atHeadEnd(html: string, tags: string): string {
  * shell draws under it ({@link withPreloadedCode}); a public page's head also names the brand's logo
  * ({@link withPreloadedImage}).
  *
- * A public page is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its screen's markup in the root
- * element, its styles in the head, made once with the rest of the kept page (kept by its address too).
+ * A page with its screen is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its screen's markup in the
+ * root element, its styles in the head; a public page once with the rest of the kept page (kept by its address
+ * too), a signed-in owner's page for each request, but for a screen that keeps drafts (`form.draft`: the browser
+ * restores the owner's unsaved values into its first draw, which the server does not know).
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
  * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
@@ -589,7 +591,10 @@ export default fp<{
           embedded.global_info?.enable_oyo360_l1_revamp === true,
         );
         const html = embedFirstScreen(withPreloadedCode(indexHtml, payload, codeFiles, footer), embedded);
-        return html === null ? null : Buffer.from(html);
+        if (html === null) return null;
+        // Drawn by the server too, but for a screen that keeps drafts: the browser restores the owner's unsaved
+        // values into its first draw (renderer/engine/drafts.ts), which the server does not know.
+        return Buffer.from(payload.form?.draft ? html : await drawnOnServer(request, html, embedded));
       } catch (error) {
         request.log.debug({ err: error, screenId }, 'signed-in screen not embedded');
         return null;
