@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddedScreen } from '../schemas/app/first-screen';
 import type { InputContents } from '../schemas/generated/types';
 import { fixtureContents } from '../widgets/fixtures';
+import { hasPrimedRequests } from './engine/screen';
 import { renderFirstScreen } from './server-render';
 
 /** The sign-up screen as the server embeds it, in short: its heading, the phone field (its fixture) and its button. */
@@ -141,6 +142,11 @@ describe('renderFirstScreen', () => {
     // Not the sign-in page a signed-out visitor is sent to, and no banner: the owner's tabs instead.
     expect(html).not.toContain('<header');
     expect(html).toContain('<nav');
+  });
+
+  it('keeps nothing of a page once drawn: no screen request stays primed for the next page', async () => {
+    expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp())).not.toBeNull();
+    expect(hasPrimedRequests()).toBe(false);
   });
 
   it('leaves to the browser a page without its texts or of another screen', async () => {

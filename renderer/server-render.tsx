@@ -8,6 +8,7 @@ import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
 import { parseAppPath } from '../schemas/app/routes';
 import type { DrawFirstScreen, EmbeddedScreen, ServerDrawnScreen } from '../schemas/app/first-screen';
 import { provideRegionNames } from '../widgets/input/phone-field';
+import { forgetPrimedRequests } from './engine/screen';
 import { App } from './shell/app';
 import type { DesktopProbe } from './shell/desktop-gate';
 import { primeFirstScreen } from './shell/first-screen';
@@ -47,6 +48,16 @@ export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
 let drawn: Promise<unknown> = Promise.resolve();
 
 async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
+  try {
+    return await drawOnce(url, embedded);
+  } finally {
+    // The screen's request primed for this page (renderer/engine/screen.tsx): a browser's screen takes it in an
+    // effect, which a drawing never runs.
+    forgetPrimedRequests();
+  }
+}
+
+async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
   const { locale, texts } = embedded;
   if (locale !== DEFAULT_LOCALE && !texts) return null;
   const rtl = directionOf(locale) === 'rtl';

@@ -409,6 +409,19 @@ function embeddedPayloadToDraw(key: string): ScreenPayload | undefined {
   return drawable ? primed.payload : undefined;
 }
 
+/**
+ * Forgets every primed request: the server's drawing (renderer/server-render.tsx) after each page, where the
+ * screen's effect that takes them in a browser never runs; else every owner's page it drew would stay in memory.
+ */
+export function forgetPrimedRequests(): void {
+  primedRequests.clear();
+}
+
+/** Whether a request is primed and not yet taken ({@link primeScreenRequest}). */
+export function hasPrimedRequests(): boolean {
+  return primedRequests.size > 0;
+}
+
 /** The primed request of `key`, once; forgets all primed requests. */
 function takePrimedRequest(key: string): { request: Promise<unknown>; checked: boolean } | undefined {
   const request = primedRequests.get(key);
