@@ -106,7 +106,6 @@ test("a signed-in owner's checklist comes drawn by the server, is hydrated witho
 }) => {
   await signUp(page, request);
   const id = await addHotel(page, 'Drawn Court');
-  const errors = pageErrors(page);
   const checklist = `/propertyOnboard/task?property_unique_id=${id}`;
   // The page as it arrives (the owner's session cookie with the request): the checklist already in it.
   const cookies = (await page.context().cookies())
@@ -115,16 +114,19 @@ test("a signed-in owner's checklist comes drawn by the server, is hydrated witho
   const html = await (await request.get(checklist, { headers: { cookie: cookies } })).text();
   expect(html).toContain('data-server-drawn="en-GB"');
   expect(html).toContain('Tasks to complete');
+  const errors = pageErrors(page);
   await page.goto(checklist);
   await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'en-GB');
   const basicInfo = page
     .getByRole('region', { name: 'Tasks to complete' })
     .getByRole('button', { name: 'Add Basic info' });
   await expect(basicInfo).toBeEnabled();
+  // Hydrated without an error. (The location page before it asks for map tiles at an address no browser may
+  // reach, on purpose: those requests fail, and may still be reported as this page starts.)
+  expect(errors.filter((error) => !error.includes('net::ERR_UNSAFE_PORT'))).toEqual([]);
   await basicInfo.click();
   await expect(page).toHaveURL(/\/propertyOnboard\/task\/details\?.*\btask=basic_info\b/);
   await expect(page.getByRole('heading', { name: 'Basic info' })).toBeVisible();
-  expect(errors).toEqual([]);
 });
 
 test('the login page at its top-level address is drawn for that address and hydrated without an error', async ({

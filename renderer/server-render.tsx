@@ -23,8 +23,8 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a visitor of `embedded.locale`
  * sees it on a phone (signed out, or signed in on a page that needs a session: the checklist), with `embedded`
  * (the first screen the server puts in the same page, schemas/app/first-screen.ts) as its screen, its global info
- * and its countries' names, exactly as the browser draws it first from the same page. Lazy widgets are awaited (their modules are this bundle's
- * chunks), so the markup is the screen, never its skeleton.
+ * and its countries' names, exactly as the browser draws it first from the same page. Lazy widgets are awaited
+ * (their modules are this bundle's chunks), so the markup is the screen, never its skeleton.
  *
  * A language is drawn with the texts the client draws its first screen with: en-GB's built in
  * (renderer/i18n/instance.ts), another's those the page carries (`embedded.texts`), so that both draw the same;
