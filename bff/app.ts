@@ -150,6 +150,8 @@ export interface BuildAppOptions {
    * `clientDir` (`npm run build`), none without it (plugins/external/static.ts `serverDrawingOf`).
    */
   drawFirstScreen?: DrawFirstScreen;
+  /** The longest a page waits for that drawing, ms (plugins/external/static.ts `DRAWING_LIMIT_MS`). */
+  drawingLimitMs?: number;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;
   /**
@@ -415,6 +417,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     signedIn,
     globalInfo: (country) => globalInfoFor(config, country),
     drawFirstScreen: opts.drawFirstScreen ?? serverDrawingOf(clientDir),
+    ...(opts.drawingLimitMs !== undefined ? { drawingLimitMs: opts.drawingLimitMs } : {}),
     messages: (locale) => app.translations.messages(locale),
   });
 

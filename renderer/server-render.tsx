@@ -16,12 +16,15 @@ import { EMOTION_KEY, loadRtlCache } from './i18n/direction';
 import { i18n } from './i18n/instance';
 import { globalInfoAtom, globalInfoSettledAtom, loggedInAtom } from './state/atoms';
 
+/** After this many ms a drawing is given up (React's prerender aborted), as the server stops waiting for it. */
+const DRAWING_ABORT_MS = 5000;
+
 /** A phone, as the server draws every page (a desktop browser then draws its own, renderer/main.tsx). */
 const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true });
 
 /**
  * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a visitor of `embedded.locale`
- * sees it on a phone (signed out, or signed in on a page that needs a session: the checklist), with `embedded`
+ * sees it on a phone (signed out, or signed in on the checklist, a page that needs a session), with `embedded`
  * (the first screen the server puts in the same page, schemas/app/first-screen.ts) as its screen, its global info
  * and its countries' names, exactly as the browser draws it first from the same page. Lazy widgets are awaited
  * (their modules are this bundle's chunks), so the markup is the screen, never its skeleton.
@@ -35,8 +38,8 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  *
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
  * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A public page is
- * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's page is drawn
- * for each request (≈25–50 ms for the checklist), so such pages loaded at once wait for each other.
+ * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's checklist is
+ * drawn for each request (≈25–50 ms), so checklists loaded at once wait for each other.
  */
 export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
   const drawing = drawn.then(() => draw(url, embedded));
@@ -91,8 +94,11 @@ async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDr
   const router = ({ children }: { children: ReactNode }) => (
     <StaticRouter location={url}>{children}</StaticRouter>
   );
+  // A drawing that has not finished by the time the server stops waiting for it (bff/plugins/external/static.ts
+  // DRAWING_LIMIT_MS, 5 s) is given up, so that the next page's drawing does not wait behind it.
   const { prelude } = await prerenderToNodeStream(
     <App store={store} emotionCache={cache} router={router} probe={PHONE} serverDrawn />,
+    { signal: AbortSignal.timeout(DRAWING_ABORT_MS) },
   );
   let markup = '';
   for await (const chunk of prelude) markup += String(chunk);

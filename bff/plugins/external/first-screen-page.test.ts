@@ -434,7 +434,7 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
     expect(calls.length).toBe(before);
   });
 
-  it("draws a signed-in owner's page for each request, with the screen it carries; not one that keeps drafts", async () => {
+  it("draws a signed-in owner's checklist for each request, with the screen it carries; not their other pages", async () => {
     const cookie = await signInNewOwner(drawing);
     const before = calls.length;
     const task = await drawing.inject({
@@ -449,11 +449,26 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
     expect(calls.at(-1)!.embedded).toEqual(embeddedOf(task.body));
     await drawing.inject({ url: '/propertyOnboard/task', headers: { cookie } });
     expect(calls.slice(before)).toHaveLength(2);
-    // The browser restores the owner's unsaved values into a screen with drafts: left to it.
+    // Another signed-in page (here one whose screen keeps drafts) is left to the browser.
     const account = await drawing.inject({ url: '/propertyOnboard/account', headers: { cookie } });
     expect(embeddedOf(account.body)).toMatchObject({ screen_id: 'account' });
     expect(account.body).toContain('<div id="root"></div>');
     expect(calls.slice(before)).toHaveLength(2);
+  });
+});
+
+describe('a drawing that does not come', () => {
+  it('is not waited for past the limit: the page is sent as the browser draws it', async () => {
+    const app = await buildTestApp({
+      clientDir: builtClientDir(),
+      screens: catalogue(),
+      drawFirstScreen: () => new Promise(() => undefined),
+      drawingLimitMs: 50,
+    });
+    const page = await app.inject({ url: '/propertyOnboard/sign_up' });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toMatchObject({ screen_id: 'sign_up', locale: 'en-GB' });
+    expect(page.body).toContain('<div id="root"></div>');
   });
 });
 
