@@ -150,7 +150,7 @@ export interface BuildAppOptions {
    * `clientDir` (`npm run build`), none without it (plugins/external/static.ts `serverDrawingOf`).
    */
   drawFirstScreen?: DrawFirstScreen;
-  /** The longest a page waits for that drawing, ms (plugins/external/static.ts `DRAWING_LIMIT_MS`). */
+  /** The longest a page waits for that drawing, ms (default schemas/app/first-screen.ts `DRAWING_LIMIT_MS`). */
   drawingLimitMs?: number;
   /** Key prefix of the rate-limit counters in Redis (tests isolate themselves with their own). */
   rateLimitNameSpace?: string;

@@ -10,6 +10,7 @@ import type { EmbeddedScreen } from '../schemas/app/first-screen';
 import type { InputContents } from '../schemas/generated/types';
 import { fixtureContents } from '../widgets/fixtures';
 import { hasPrimedRequests } from './engine/screen';
+import { globalInfo } from './test-support/global-info';
 import { renderFirstScreen } from './server-render';
 
 /** The sign-up screen as the server embeds it, in short: its heading, the phone field (its fixture) and its button. */
@@ -121,19 +122,7 @@ describe('renderFirstScreen', () => {
           { id: 'name', widget_type: 'text', contents: { text: 'Sea View Residency', variant: 'title' } },
         ],
       },
-      global_info: {
-        is_downtime_active: false,
-        oyo_360_chat_enabled: false,
-        is_self_onboard_enabled: true,
-        enable_oyo360_l1_revamp: false,
-        country_code: 'IN',
-        partner_site_url: null,
-        map_config: {
-          tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-          attribution: 'OpenStreetMap',
-          default_center: { lat: 28.4, lng: 77.04 },
-        },
-      },
+      global_info: globalInfo(),
     };
     const drawn = await renderFirstScreen('/propertyOnboard/task?property_unique_id=PO1', task);
     expect(drawn).not.toBeNull();

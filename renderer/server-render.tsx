@@ -6,7 +6,12 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
 import { parseAppPath } from '../schemas/app/routes';
-import type { DrawFirstScreen, EmbeddedScreen, ServerDrawnScreen } from '../schemas/app/first-screen';
+import {
+  DRAWING_LIMIT_MS,
+  type DrawFirstScreen,
+  type EmbeddedScreen,
+  type ServerDrawnScreen,
+} from '../schemas/app/first-screen';
 import { provideRegionNames } from '../widgets/input/phone-field';
 import { forgetPrimedRequests } from './engine/screen';
 import { App } from './shell/app';
@@ -15,9 +20,6 @@ import { primeFirstScreen } from './shell/first-screen';
 import { EMOTION_KEY, loadRtlCache } from './i18n/direction';
 import { i18n } from './i18n/instance';
 import { globalInfoAtom, globalInfoSettledAtom, loggedInAtom } from './state/atoms';
-
-/** After this many ms a drawing is given up (React's prerender aborted), as the server stops waiting for it. */
-const DRAWING_ABORT_MS = 5000;
 
 /** A phone, as the server draws every page (a desktop browser then draws its own, renderer/main.tsx). */
 const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true });
@@ -94,11 +96,10 @@ async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDr
   const router = ({ children }: { children: ReactNode }) => (
     <StaticRouter location={url}>{children}</StaticRouter>
   );
-  // A drawing that has not finished by the time the server stops waiting for it (bff/plugins/external/static.ts
-  // DRAWING_LIMIT_MS, 5 s) is given up, so that the next page's drawing does not wait behind it.
+  // Given up when the server stops waiting for it (DRAWING_LIMIT_MS), so that the next drawing does not wait.
   const { prelude } = await prerenderToNodeStream(
     <App store={store} emotionCache={cache} router={router} probe={PHONE} serverDrawn />,
-    { signal: AbortSignal.timeout(DRAWING_ABORT_MS) },
+    { signal: AbortSignal.timeout(DRAWING_LIMIT_MS) },
   );
   let markup = '';
   for await (const chunk of prelude) markup += String(chunk);

@@ -5,6 +5,7 @@ import { FIRST_SCREEN_ELEMENT_ID, takeEmbeddedScreen } from './embedded-screen';
 import { readForm } from '../engine/form';
 import { widgetRegistry } from '../engine/registry';
 import { primeFirstScreen } from './first-screen';
+import { globalInfo } from '../test-support/global-info';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -174,13 +175,7 @@ describe('takeEmbeddedScreen', () => {
     return doc;
   };
   const screen = { screen_id: 'task', locale: 'en-GB', country: null, payload: { widget_list: [] } };
-  const info = {
-    is_downtime_active: false,
-    oyo_360_chat_enabled: false,
-    is_self_onboard_enabled: true,
-    enable_oyo360_l1_revamp: false,
-    country_code: 'IN',
-  };
+  const info = globalInfo();
 
   it('reads the screen with its global info once, and removes the element', () => {
     const doc = page({ ...screen, global_info: info });

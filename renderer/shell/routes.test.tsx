@@ -17,6 +17,7 @@ import {
 import { AppProviders } from './app';
 import { appRoutes } from './routes';
 import { resetSsoCapture } from './sso';
+import { globalInfo } from '../test-support/global-info';
 
 vi.mock('../engine/registry', async () => {
   const { createElement } = await import('react');
@@ -43,13 +44,7 @@ const owner: UserDetails = {
   language: 'en-GB',
   devise_role: 'Owner_Portal_User',
 };
-const enabled: GlobalInfo = {
-  is_downtime_active: false,
-  oyo_360_chat_enabled: false,
-  is_self_onboard_enabled: true,
-  enable_oyo360_l1_revamp: false,
-  country_code: 'IN',
-};
+const enabled: GlobalInfo = globalInfo();
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

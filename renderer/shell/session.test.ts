@@ -14,6 +14,7 @@ import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
 import { safeSignOutUrl, signOut } from './sign-out';
 import { clearAnalyticsUser } from './analytics';
+import { globalInfo } from '../test-support/global-info';
 
 vi.mock('./analytics', async (original) => ({
   ...(await original<typeof import('./analytics')>()),
@@ -187,13 +188,7 @@ describe('safeSignOutUrl', () => {
 });
 
 describe('global info at startup (SPEC §4, §7)', () => {
-  const info: GlobalInfo = {
-    is_downtime_active: false,
-    oyo_360_chat_enabled: false,
-    is_self_onboard_enabled: true,
-    enable_oyo360_l1_revamp: false,
-    country_code: 'AE',
-  };
+  const info: GlobalInfo = globalInfo({ country_code: 'AE' });
   beforeEach(() => {
     localStorage.clear();
     fetchMock.mockReset();

@@ -68,6 +68,15 @@ export interface ServerDrawnScreen {
 export type DrawFirstScreen = (url: string, embedded: EmbeddedScreen) => Promise<ServerDrawnScreen | null>;
 
 /**
+ * The longest the server waits for its drawing of a page's first screen, in ms (ours; issue 13 item 4): a first
+ * drawing of a process took 0.5 s, later ones 20–50 ms. One that has not come by then (a loaded machine, a
+ * drawing stuck) is not waited for (bff/plugins/external/static.ts: the page goes out as the browser alone draws
+ * it), and is given up (renderer/server-render.tsx: React's prerender aborted), so that the next page's drawing
+ * does not wait behind it.
+ */
+export const DRAWING_LIMIT_MS = 5000;
+
+/**
  * The attribute of the root element of a page drawn on the server (`data-server-drawn`): the locale it was
  * drawn in. The browser hydrates that markup only when it starts in the same locale, else draws afresh.
  */

@@ -11,6 +11,7 @@ import { onboardError } from '../../errors';
 import {
   CLIENT_TEXT_AREAS,
   FIRST_SCREEN_ELEMENT_ID,
+  DRAWING_LIMIT_MS,
   SERVER_DRAWN_ATTRIBUTE,
   type DrawFirstScreen,
   type EmbeddedScreen,
@@ -154,13 +155,6 @@ interface EmbeddedPage {
   br?: Buffer;
   gzip?: Buffer;
 }
-
-/**
- * The longest a page waits for the server's drawing of its first screen, in ms (ours): a first drawing of a
- * process took 0.5 s, later ones 20–50 ms; one that has not come by then (a loaded machine, a drawing stuck) is
- * not waited for: the page goes out as the browser alone draws it.
- */
-export const DRAWING_LIMIT_MS = 5000;
 
 /**
  * The signed-in pages the server draws too, for each request (issue 13 item 4): the checklist, the page an owner

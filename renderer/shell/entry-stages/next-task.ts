@@ -42,8 +42,7 @@ export function nextTask(scope: TaskScope = globalThis as TaskScope): Promise<vo
  * What a break of the entry's evaluation awaits: {@link nextTask} on a page the server drew (its root element
  * carries `data-server-drawn`: the screen is shown, and the browser can take a tap or paint between the
  * stages), else nothing, so that the evaluation goes on in the same task: a page the browser draws shows nothing
- * until its first draw, which a break would only delay (Lighthouse, checklist over HTTP/1.1: LCP 1.86–2.13 s →
- * 2.26–2.34 s with the breaks).
+ * until its first draw, which a break would only delay.
  */
 export function entryBreak(
   doc: Pick<Document, 'getElementById'> = document,
