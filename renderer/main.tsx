@@ -2,11 +2,14 @@
 // `…-evaluated` await the next task), so that no task of the page's start blocks it for long (issue 13 item 4).
 // The order of these imports is the order of evaluation.
 import { StrictMode, startTransition } from 'react';
+import './shell/entry-stages/react-core-evaluated';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import './shell/entry-stages/react-evaluated';
 import './shell/theme';
+import './shell/entry-stages/theme-evaluated';
 import { applyDocumentLanguage, directionReady, loadRtlCache } from './i18n/direction';
 import { currentLocale, i18n } from './i18n/instance';
+import './shell/entry-stages/i18n-evaluated';
 import { appStore } from './state/atoms';
 import './shell/entry-stages/foundations-evaluated';
 import { App } from './shell/app';
@@ -24,6 +27,7 @@ import { loadGlobalInfo } from './shell/session';
 import { loadTouchRipple } from './shell/touch-ripple';
 import { provideRegionNames } from '../widgets/input/phone-field';
 import './shell/entry-stages/imports-evaluated';
+import { entryBreak } from './shell/entry-stages/next-task';
 
 // Script errors, unhandled rejections, widget reports and API 5xx answers go to the BFF (issue 15 item 3).
 installErrorReporting();
@@ -36,6 +40,9 @@ const embedded = takeEmbeddedScreen();
 const firstScreen = primeFirstScreen(appStore, window.location, i18n.language, embedded);
 // The phone field's countries, named by the server for the page's language (no Intl.DisplayNames at start).
 if (embedded?.regions) provideRegionNames(embedded.locale, embedded.regions);
+// On a page the server drew, what follows (the texts and global info taken in, the app drawn) runs in a task of
+// its own too.
+await entryBreak();
 // Texts the page already has (en-GB built in, another language brought by the page or cached) are refreshed from
 // the server only once the first screen has painted. Global info comes in the page with the first screen when
 // the server put one there.

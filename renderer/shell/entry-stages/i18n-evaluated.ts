@@ -1,0 +1,8 @@
+/**
+ * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module right after
+ * i18next with its built-in texts and the page's direction; on a page the server drew, what it imports next is
+ * evaluated in a later task.
+ */
+import { entryBreak } from './next-task';
+
+await entryBreak();

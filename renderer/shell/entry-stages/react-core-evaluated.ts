@@ -1,0 +1,7 @@
+/**
+ * A break in the entry's evaluation (./next-task.ts): renderer/main.tsx imports this module right after React
+ * and before react-dom; on a page the server drew, what it imports next is evaluated in a later task.
+ */
+import { entryBreak } from './next-task';
+
+await entryBreak();
