@@ -11,7 +11,7 @@ import type { InputContents } from '../schemas/generated/types';
 import { fixtureContents } from '../widgets/fixtures';
 import { hasPrimedRequests } from './engine/screen';
 import { globalInfo } from './test-support/global-info';
-import { renderFirstScreen } from './server-render';
+import { oneAtATime, renderFirstScreen } from './server-render';
 
 /** The sign-up screen as the server embeds it, in short: its heading, the phone field (its fixture) and its button. */
 function signUp(locale: EmbeddedScreen['locale'] = 'en-GB'): EmbeddedScreen {
@@ -142,5 +142,54 @@ describe('renderFirstScreen', () => {
     expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp('de'))).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/login', signUp())).toBeNull();
     expect(await renderFirstScreen('/propertyOnboard/task', signUp())).toBeNull();
+  });
+});
+
+describe('oneAtATime', () => {
+  /** A drawing that resolves when told, and the signal it was given. */
+  const pending = () => {
+    let finish: (value: string) => void = () => undefined;
+    const promise = new Promise<string>((resolve) => (finish = resolve));
+    return { promise, finish };
+  };
+
+  it('starts a drawing only once the one before it has settled', async () => {
+    const begun: string[] = [];
+    const first = pending();
+    const draw = oneAtATime(async (_signal: AbortSignal, name: string) => {
+      begun.push(name);
+      return name === 'first' ? first.promise : name;
+    }, 60_000);
+    const one = draw('first');
+    const two = draw('second');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(begun).toEqual(['first']);
+    first.finish('first');
+    await expect(one).resolves.toBe('first');
+    await expect(two).resolves.toBe('second');
+    expect(begun).toEqual(['first', 'second']);
+  });
+
+  it('goes on to the next drawing when one is stuck past its limit, and tells the stuck one by its signal', async () => {
+    const signals: AbortSignal[] = [];
+    const draw = oneAtATime((signal: AbortSignal, name: string) => {
+      signals.push(signal);
+      return name === 'stuck' ? new Promise<string>(() => undefined) : Promise.resolve(name);
+    }, 50);
+    void draw('stuck');
+    await expect(draw('next')).resolves.toBe('next');
+    expect(signals[0]!.aborted).toBe(true);
+    expect(signals[1]!.aborted).toBe(false);
+  });
+
+  it('goes on after a drawing that failed, which fails alone', async () => {
+    const draw = oneAtATime(async (_signal: AbortSignal, name: string) => {
+      if (name === 'broken') throw new Error('cannot draw');
+      return name;
+    }, 60_000);
+    const broken = draw('broken');
+    const next = draw('next');
+    await expect(broken).rejects.toThrow('cannot draw');
+    await expect(next).resolves.toBe('next');
   });
 });

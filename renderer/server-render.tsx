@@ -41,28 +41,69 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
  * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A public page is
  * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's checklist is
- * drawn for each request (≈25–50 ms), so checklists loaded at once wait for each other.
+ * drawn for each request (≈25–50 ms), so checklists loaded at once wait for each other. A drawing not done
+ * within DRAWING_LIMIT_MS, when the server no longer waits for it, is given up ({@link oneAtATime}): the next one
+ * starts then.
  */
-export const renderFirstScreen: DrawFirstScreen = (url, embedded) => {
-  const drawing = drawn.then(() => draw(url, embedded));
-  drawn = drawing.catch(() => undefined);
-  return drawing;
-};
+export const renderFirstScreen: DrawFirstScreen = (url, embedded) => drawInTurn(url, embedded);
 
-/** The last drawing begun, settled or not ({@link renderFirstScreen} draws one at a time). */
-let drawn: Promise<unknown> = Promise.resolve();
+/**
+ * `draw` made to run one call at a time, each given at most `limitMs` (ms): a call starts once the one before it
+ * has settled or has had its `limitMs`, whichever comes first, and its `draw` gets a signal that aborts when its
+ * own `limitMs` have passed. So a drawing stuck anywhere (a widget's code that never loads, a render that never
+ * ends) holds the next one back by `limitMs` at most, and learns from its signal that nobody waits for it any
+ * more. Each call resolves or rejects as its `draw` does.
+ */
+export function oneAtATime<A extends unknown[], R>(
+  draw: (signal: AbortSignal, ...args: A) => Promise<R>,
+  limitMs: number,
+): (...args: A) => Promise<R> {
+  /** When the next call may start: the last call begun has settled, or its time is up. */
+  let free: Promise<void> = Promise.resolve();
+  return (...args) => {
+    const turn = free.then(() => {
+      const signal = AbortSignal.timeout(limitMs);
+      const drawing = draw(signal, ...args);
+      const over = new Promise<void>((resolve) => {
+        drawing.then(
+          () => resolve(),
+          () => resolve(),
+        );
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      return { drawing, over };
+    });
+    free = turn.then(({ over }) => over);
+    return turn.then(({ drawing }) => drawing);
+  };
+}
 
-async function draw(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
+/**
+ * One drawing at a time (the engine's primed requests, the countries' names and i18next's language are the
+ * module's), each given up after DRAWING_LIMIT_MS, when the server stops waiting for it.
+ */
+const drawInTurn = oneAtATime(draw, DRAWING_LIMIT_MS);
+
+async function draw(
+  signal: AbortSignal,
+  url: string,
+  embedded: EmbeddedScreen,
+): Promise<ServerDrawnScreen | null> {
   try {
-    return await drawOnce(url, embedded);
+    return await drawOnce(signal, url, embedded);
   } finally {
     // The screen's request primed for this page (renderer/engine/screen.tsx): a browser's screen takes it in an
-    // effect, which a drawing never runs.
-    forgetPrimedRequests();
+    // effect, which a drawing never runs. A drawing given up leaves that to the next one, which may be drawing
+    // now from a request it primed itself (and forgets every request primed once it is done).
+    if (!signal.aborted) forgetPrimedRequests();
   }
 }
 
-async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDrawnScreen | null> {
+async function drawOnce(
+  signal: AbortSignal,
+  url: string,
+  embedded: EmbeddedScreen,
+): Promise<ServerDrawnScreen | null> {
   const { locale, texts } = embedded;
   if (locale !== DEFAULT_LOCALE && !texts) return null;
   const rtl = directionOf(locale) === 'rtl';
@@ -89,6 +130,8 @@ async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDr
   const primed = primeFirstScreen(store, { pathname, search: search ? `?${search}` : '' }, locale, embedded);
   if (!primed?.embedded) return null;
   await primed.code;
+  // Its code came after the server stopped waiting: another page's drawing may have begun meanwhile.
+  if (signal.aborted) return null;
   // A cache of this drawing alone: every style it inserts is one of this markup's. In emotion's server mode
   // (`compat`), styles are collected in the cache instead of written beside each element.
   const cache = rtlModule ? rtlModule.createRtlCache() : createCache({ key: EMOTION_KEY });
@@ -96,10 +139,10 @@ async function drawOnce(url: string, embedded: EmbeddedScreen): Promise<ServerDr
   const router = ({ children }: { children: ReactNode }) => (
     <StaticRouter location={url}>{children}</StaticRouter>
   );
-  // Given up when the server stops waiting for it (DRAWING_LIMIT_MS), so that the next drawing does not wait.
+  // Given up when the server stops waiting for it (DRAWING_LIMIT_MS from the drawing's start).
   const { prelude } = await prerenderToNodeStream(
     <App store={store} emotionCache={cache} router={router} probe={PHONE} serverDrawn />,
-    { signal: AbortSignal.timeout(DRAWING_LIMIT_MS) },
+    { signal },
   );
   let markup = '';
   for await (const chunk of prelude) markup += String(chunk);

@@ -71,8 +71,8 @@ export type DrawFirstScreen = (url: string, embedded: EmbeddedScreen) => Promise
  * The longest the server waits for its drawing of a page's first screen, in ms (ours; issue 13 item 4): a first
  * drawing of a process took 0.5 s, later ones 20–50 ms. One that has not come by then (a loaded machine, a
  * drawing stuck) is not waited for (bff/plugins/external/static.ts: the page goes out as the browser alone draws
- * it), and is given up (renderer/server-render.tsx: React's prerender aborted), so that the next page's drawing
- * does not wait behind it.
+ * it), and is given up (renderer/server-render.tsx: the next drawing starts, React's prerender is aborted), so that
+ * the next page's drawing does not wait behind it.
  */
 export const DRAWING_LIMIT_MS = 5000;
 
