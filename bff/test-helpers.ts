@@ -8,6 +8,7 @@ import { loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { isPgliteImageCurrent, pgliteImagePath, writePgliteImage } from './db/pglite-image';
 import type { ScreenCatalogue } from './screens/composer';
+import { hashToken } from './services/sessions';
 
 let shared: Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> | null = null;
 const apps = new Set<FastifyInstance>();
@@ -152,6 +153,31 @@ export async function signInNewOwner(app: FastifyInstance): Promise<string> {
   });
   if (verified.statusCode !== 200) throw new Error(`sign-in failed: ${verified.statusCode} ${verified.body}`);
   return verified.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/** The id of the user whose session `cookie` carries (sessions are stored by the SHA-256 of their token). */
+export async function userIdOfSession(app: FastifyInstance, cookie: string): Promise<string> {
+  const token = /(?:^|; )onboard_sid=([^;]+)/.exec(cookie)?.[1] ?? '';
+  const session = await app.db
+    .selectFrom('sessions')
+    .select('user_id')
+    .where('id', '=', hashToken(token))
+    .executeTakeFirstOrThrow();
+  return session.user_id;
+}
+
+/**
+ * Turns the user of the session in `cookie` into a PropertyManager (SPEC §6), the role every owner route refuses.
+ * @returns their user id.
+ */
+export async function makePropertyManager(app: FastifyInstance, cookie: string): Promise<string> {
+  const userId = await userIdOfSession(app, cookie);
+  await app.db
+    .updateTable('users')
+    .set({ devise_role: 'PropertyManager' })
+    .where('id', '=', userId)
+    .execute();
+  return userId;
 }
 
 /**

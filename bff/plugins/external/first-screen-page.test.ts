@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { DrawFirstScreen, EmbeddedScreen } from '../../../schemas/app/first-screen';
 import type { ScreenPayload } from '../../../schemas/generated/types';
 import type { ScreenCatalogue } from '../../screens/composer';
-import { buildTestApp, sharedDatabase, signInNewOwner } from '../../test-helpers';
+import { buildTestApp, makePropertyManager, sharedDatabase, signInNewOwner } from '../../test-helpers';
 import {
   brandLogoPath,
   embedFirstScreen,
@@ -254,6 +254,18 @@ describe("a signed-in owner's page with its screen in it", () => {
     const api = await app.inject({ url: `/hms_ms/api/v1/screens/task${url}`, headers: { cookie } });
     expect(api.statusCode).toBe(404);
     expect(api.json<{ error: { code: string } }>().error.code).toBe('ONB_LEAD_NOT_FOUND');
+  });
+
+  it('is left out for a PropertyManager: the checklist is not theirs to see (SPEC §6), the page shows not found', async () => {
+    const cookie = await signInNewOwner(app);
+    await makePropertyManager(app, cookie);
+    const page = await app.inject({ url: '/propertyOnboard/task', headers: { cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(embeddedOf(page.body)).toBeNull();
+    expect(page.body).toContain('<div id="root"></div>');
+    const api = await app.inject({ url: '/hms_ms/api/v1/screens/task', headers: { cookie } });
+    expect(api.statusCode).toBe(403);
+    expect(api.json<{ error: { code: string } }>().error.code).toBe('ONB_ROLE_FORBIDDEN');
   });
 });
 

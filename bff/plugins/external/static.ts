@@ -576,7 +576,8 @@ export default fp<{
      * the dashboard…), composed as GET /screens/:id composes it for them — their lead of the page's
      * `property_unique_id`, the page's query, the path's country, the language of `Accept-Language` — and only
      * when it passes the renderer's checks. Null otherwise, or when it does not compose (another owner's
-     * property, ONB_LEAD_NOT_FOUND: the page asks and shows the error).
+     * property, ONB_LEAD_NOT_FOUND: the page asks and shows the error; a PropertyManager, ONB_ROLE_FORBIDDEN:
+     * the page is not found for them, SPEC §6).
      * Made per request and never kept: it is the owner's own data.
      */
     const pageWithSignedInScreen = async (request: FastifyRequest): Promise<Buffer | null> => {

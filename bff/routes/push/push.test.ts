@@ -3,9 +3,14 @@ import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultScreensDir } from '../../app';
 import { loadScreenCatalogue } from '../../screens/composer';
-import { hashToken } from '../../services/sessions';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, createTestLead, signInNewOwner } from '../../test-helpers';
+import {
+  buildTestApp,
+  createTestLead,
+  makePropertyManager,
+  signInNewOwner,
+  userIdOfSession,
+} from '../../test-helpers';
 import { startPushServiceStandIn, type PushServiceStandIn } from '../../test-support/push-service';
 import { PUSH_CONFIG_PATH, PUSH_SUBSCRIPTION_PATH } from '.';
 
@@ -66,16 +71,7 @@ const remove = (endpoint: string, cookie?: string) =>
 const subscriptionsOf = (userId: string) =>
   app.db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
 
-/** The user id of the session in `cookie` (sessions are stored by the SHA-256 of their token). */
-async function userIdOf(cookie: string): Promise<string> {
-  const token = /(?:^|; )onboard_sid=([^;]+)/.exec(cookie)?.[1] ?? '';
-  const session = await app.db
-    .selectFrom('sessions')
-    .select('user_id')
-    .where('id', '=', hashToken(token))
-    .executeTakeFirstOrThrow();
-  return session.user_id;
-}
+const userIdOf = (cookie: string) => userIdOfSession(app, cookie);
 
 /** A new owner with an unpublished lead and a subscription of the stand-in; its id, cookie and endpoint. */
 async function ownerWithSubscription(language = 'en-GB') {
@@ -170,12 +166,7 @@ describe('push routes', () => {
     expect((await remove(sub.endpoint)).statusCode).toBe(401);
     expect((await app.inject({ url: PUSH_CONFIG_PATH })).statusCode).toBe(401);
     const cookie = await signInNewOwner(app);
-    const userId = await userIdOf(cookie);
-    await app.db
-      .updateTable('users')
-      .set({ devise_role: 'PropertyManager' })
-      .where('id', '=', userId)
-      .execute();
+    await makePropertyManager(app, cookie);
     const res = await save(sub, cookie);
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('ONB_ROLE_FORBIDDEN');

@@ -13,6 +13,7 @@ import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
+import { signedInUser, userOf } from '../signed-in';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
 import { createPublicScreens, type PublicScreens } from './public-screens';
 
@@ -227,7 +228,9 @@ export interface SignedInScreenRequest {
  * GET /screens/:screen_id answers with a session, and what a signed-in page embeds
  * (bff/plugins/external/static.ts). Bodies are kept by their whole composition context ({@link keptByKey}).
  * `serialize` writes the answer as the route's response schema does.
- * @throws ONB_LEAD_NOT_FOUND when `property_unique_id` names no lead of the user; ONB_UNAUTHORIZED without a user.
+ * @throws ONB_LEAD_NOT_FOUND when `property_unique_id` names no lead of the user; ONB_UNAUTHORIZED without a user;
+ * ONB_ROLE_FORBIDDEN (403) for a PropertyManager asking for a screen that is not public (SPEC §6: the manager
+ * role cannot open the onboarding pages; the client shows them not found, and the BFF refuses them too).
  */
 export function signedInScreens(
   app: FastifyInstance,
@@ -245,55 +248,51 @@ export function signedInScreens(
   // a new key, composed anew; nothing read from the database is kept.
   const kept = keptByKey<string>(SIGNED_IN_BODIES_KEPT, SIGNED_IN_ENTRY_MAX_CHARS);
   return async (request, id, { params, locale, country, caps }, serialize) => {
-    if (!request.user) throw onboardError('ONB_UNAUTHORIZED');
-    const globalInfo = globalInfoFor(config, country ?? request.user.country_code);
+    const user = screens.isPublic(id) ? signedInUser(request) : userOf(request);
+    const globalInfo = globalInfoFor(config, country ?? user.country_code);
     await versions.refresh();
-    const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, request.user.id);
+    const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, user.id);
     const wanted = params.property_unique_id;
     const lead: Lead | null =
       (wanted
-        ? await app.leads.find(request.user.id, wanted)
+        ? await app.leads.find(user.id, wanted)
         : (request.newestOpenLead?.lead ??
-          (request.newestOpenLead ? null : await app.leads.newestOpen(request.user.id)))) ?? null;
+          (request.newestOpenLead ? null : await app.leads.newestOpen(user.id)))) ?? null;
     if (wanted && !lead) throw onboardError('ONB_LEAD_NOT_FOUND');
     // The photos screen draws the lead's images by category and room category (SPEC §3 imagesConfig).
     const images =
-      lead && request.user && SCREENS_WITH_IMAGES.has(id)
-        ? toScreenImages(await app.images.list(request.user.id, lead.property_unique_id, locale))
+      lead && SCREENS_WITH_IMAGES.has(id)
+        ? toScreenImages(await app.images.list(user.id, lead.property_unique_id, locale))
         : null;
     // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
     // issue' screen the conflict of this session's last verification (SPEC §6).
     const sessionId = sessionIdFromCookies(request.cookies);
     const kyc =
-      lead && request.user && id === 'kyc'
-        ? await app.kyc.details(request.user.id, lead.property_unique_id, locale, sessionId)
+      lead && id === 'kyc'
+        ? await app.kyc.details(user.id, lead.property_unique_id, locale, sessionId)
         : null;
     // The terms screen draws the commercial terms and the latest contract (SPEC §3 termsOfServiceInfo).
     const contract =
-      lead && request.user && id === 'terms'
-        ? await app.contracts.info(request.user.id, lead.property_unique_id)
-        : null;
+      lead && id === 'terms' ? await app.contracts.info(user.id, lead.property_unique_id) : null;
     // The terms screen has the "Generate contract" button: the PDF engine loads now, after this answer,
     // rather than on the owner's first tap (issue 13 item 5).
     if (contract) setImmediate(() => void warmContractPdf());
     const conflict =
-      request.user && sessionId && id === 'resolve_issue'
+      sessionId && id === 'resolve_issue'
         ? ((await app.contactVerification.pendingSwitch(sessionId)) ?? null)
         : null;
     // The review screen draws the property as a guest would see it, its buckets and readiness (SPEC §3).
     const review =
-      lead && request.user && id === 'review'
-        ? await app.publish.review(request.user.id, lead.property_unique_id, locale)
-        : null;
+      lead && id === 'review' ? await app.publish.review(user.id, lead.property_unique_id, locale) : null;
     // The dashboard draws the owner's properties by section; the referral screen one property's referral.
-    const properties = request.user && id === 'dashboard' ? await app.properties.list(request.user.id) : null;
+    const properties = id === 'dashboard' ? await app.properties.list(user.id) : null;
     const property =
-      lead && request.user && id === 'referral'
-        ? ((await app.properties.get(request.user.id, lead.property_unique_id)) ?? null)
+      lead && id === 'referral'
+        ? ((await app.properties.get(user.id, lead.property_unique_id)) ?? null)
         : null;
     // The add property screen offers only the sub types the account's country onboards (issue 12 item 19),
     // the country lead creation checks (the account's, else DEFAULT_COUNTRY).
-    const leadCountry = request.user.country_code || config.defaultCountry;
+    const leadCountry = user.country_code || config.defaultCountry;
     const unsupported =
       id === 'property_add'
         ? screenData.catalogue.property_sub_types
@@ -316,7 +315,7 @@ export function signedInScreens(
         ...config.featureFlags,
         web_push_reminders: app.reminders.enabled && config.featureFlags.web_push_reminders !== false,
       },
-      user: request.user,
+      user,
       lead: lead as unknown as Record<string, unknown> | null,
       params,
       locale,
@@ -372,7 +371,8 @@ export default async function screenRoutes(
       schema: {
         operationId: 'getScreen',
         tags: ['screens'],
-        summary: 'A composed screen; public screens need no session, others answer 401 without one',
+        summary:
+          'A composed screen; public screens need no session, others answer 401 without one and 403 to a PropertyManager',
         description:
           'The answer header x-screen-version names the version of the definition composed (0: the deployed file; others were published through the staff API). With x-widget-types (the widget types the client draws, comma-separated) a widget of another type is replaced by its fallback or left out; without it the payload is as composed.',
         headers: ref('api/screen-client-headers.schema.json'),

@@ -7,7 +7,14 @@ import type { Lead } from '../../../schemas/generated/types';
 import { buildApp, defaultScreensDir } from '../../app';
 import { loadScreenCatalogue, type ScreenCatalogue, type ScreenContext } from '../../screens/composer';
 import { createTranslations } from '../../services/translations';
-import { buildTestApp, sharedDatabase, stubScreens, testConfig, signInNewOwner } from '../../test-helpers';
+import {
+  buildTestApp,
+  makePropertyManager,
+  sharedDatabase,
+  stubScreens,
+  testConfig,
+  signInNewOwner,
+} from '../../test-helpers';
 
 const signIn = signInNewOwner;
 
@@ -46,6 +53,26 @@ describe('GET /hms_ms/api/v1/screens/:screen_id', () => {
     expect(signed.statusCode).toBe(200);
     expect(signed.json().data.widget_list[0].contents.text).toMatch(/^\+9198/);
     expect(signed.json().data.widget_list[1].contents.text).toBe('IN');
+  });
+
+  it('refuses a private screen to a PropertyManager (403 ONB_ROLE_FORBIDDEN, SPEC §6); a public one is theirs', async () => {
+    const manager = await signIn(app);
+    await makePropertyManager(app, manager);
+    const refused = await app.inject({
+      url: '/hms_ms/api/v1/screens/private_test',
+      headers: { cookie: manager },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({
+      code: 'ONB_ROLE_FORBIDDEN',
+      message: 'You do not have rights to view/modify',
+    });
+    const open = await app.inject({
+      url: '/hms_ms/api/v1/screens/public_test',
+      headers: { cookie: manager },
+    });
+    expect(open.statusCode).toBe(200);
+    expect(open.json().data.screen_id).toBe('public_test');
   });
 
   it('answers 404 ONB_SCREEN_NOT_FOUND for an unknown screen', async () => {
