@@ -63,6 +63,16 @@ test('an owner uploads real photos with visible progress; a duplicate and a port
   await expect(
     bathroom.getByText('Please choose a horizontal (landscape) photo', { exact: true }),
   ).toBeVisible();
+  // Its picture fills the tile's 4:3 box, which a portrait does not stretch: nothing below moves when it loads.
+  const refused = bathroom.getByRole('img', { name: 'Photo 1' });
+  await refused.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() =>
+      refused.evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight > img.naturalWidth),
+    )
+    .toBe(true);
+  const box = (await refused.boundingBox())!;
+  expect(Math.abs((box.width * 3) / 4 - box.height)).toBeLessThan(2);
 
   await upload(page, 'Bathrooms', [photo('nature/Wood.jpg')]);
   await expect(

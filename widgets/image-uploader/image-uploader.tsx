@@ -185,7 +185,9 @@ function TileView({
             alt={label}
             onError={() => setBrokenSrc(src)}
             loading="lazy"
-            sx={{ inlineSize: '100%', blockSize: '100%', objectFit: 'cover', display: 'block' }}
+            // Out of the flow: the box keeps its 4:3 whatever the picture's own size (a portrait photo made it
+            // taller once it loaded, and the page below moved under the owner's finger).
+            sx={{ position: 'absolute', inset: 0, inlineSize: '100%', blockSize: '100%', objectFit: 'cover' }}
           />
         ) : (
           <ImageOutlinedIcon fontSize="large" color="disabled" aria-hidden />
