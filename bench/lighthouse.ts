@@ -130,12 +130,21 @@ async function runOnce(url: string, opts: LighthouseOptions): Promise<Lighthouse
     );
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
-    // LIGHTHOUSE_REPORT_DIR keeps each run's whole report (JSON), to look into a figure.
+    // LIGHTHOUSE_REPORT_DIR keeps each run's whole report (JSON) and its trace, to look into a figure.
     const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
     if (reportDir) {
       mkdirSync(reportDir, { recursive: true });
       const name = `${new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'page'}-${Date.now()}.json`;
       writeFileSync(join(reportDir, name), JSON.stringify(lhr));
+      // Beside it, what Lantern simulated from: the trace (main-thread tasks) and the DevTools log (requests).
+      const { Trace: trace, DevtoolsLog: log } = result.artifacts as {
+        Trace?: unknown;
+        DevtoolsLog?: unknown;
+      };
+      if (trace)
+        writeFileSync(join(reportDir, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
+      if (log)
+        writeFileSync(join(reportDir, name.replace(/\.json$/, '.devtoolslog.json')), JSON.stringify(log));
     }
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
