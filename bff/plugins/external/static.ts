@@ -160,8 +160,9 @@ interface EmbeddedPage {
  * The signed-in pages the server draws too, for each request (issue 13 item 4): the checklist, the page an owner
  * comes back to, where the screen is mostly to read. A page whose screen keeps drafts never is (the browser
  * restores the owner's unsaved values into its first draw, renderer/engine/drafts.ts, which the server does not
- * know); the others are left to the browser: drawn by the server, the photos page's e2e test once tapped
- * 'Back to checklist' without leaving the page (not understood; issue 13 note of 2026-11-29).
+ * know); the others are left to the browser (each drawing costs the server 20–50 ms). The photos page's e2e
+ * flake once put down to its drawing was a tile that grew when a portrait's picture loaded, moving the button
+ * under the tap (widgets/image-uploader, fixed): not a reason to leave a page undrawn.
  */
 export const DRAWN_SIGNED_IN_SCREENS: ReadonlySet<string> = new Set(['task']);
 
