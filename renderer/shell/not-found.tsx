@@ -52,6 +52,9 @@ export function NotFoundPage(): ReactElement {
         component="img"
         src={`${import.meta.env.BASE_URL}404.svg`}
         alt={t('shell.not_found.image_alt')}
+        // The picture's own size (its viewBox): the browser keeps its place before it loads.
+        width={320}
+        height={200}
         sx={{ width: '100%', maxWidth: 320, height: 'auto', mx: 'auto', display: 'block' }}
       />
       <Typography component="h1" variant="h5" sx={{ mt: 3 }}>

@@ -273,7 +273,9 @@ describe('route blocking and not-found (SPEC §2, §4, §6)', () => {
   it('shows not-found for an invalid country code', async () => {
     start('/propertyOnboard/1x/task', signIn);
     expect(await view.findByRole('heading', { name: "We couldn't find the page" })).toBeInTheDocument();
-    expect(view.getByRole('img', { name: 'Page not found (404)' })).toBeInTheDocument();
+    // Its size is known before the picture loads (404.svg is 320 × 200): nothing below it moves when it comes.
+    const picture = view.getByRole('img', { name: 'Page not found (404)' });
+    expect([picture.getAttribute('width'), picture.getAttribute('height')]).toEqual(['320', '200']);
     expect(view.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
     // No partner site configured: no dead link.
     expect(view.queryByRole('link', { name: 'Go to the partner site' })).toBeNull();
