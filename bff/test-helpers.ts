@@ -8,7 +8,7 @@ import { loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from './db';
 import { isPgliteImageCurrent, pgliteImagePath, writePgliteImage } from './db/pglite-image';
 import type { ScreenCatalogue } from './screens/composer';
-import { hashToken } from './services/sessions';
+import { sessionIdFromCookies } from './services/sessions';
 
 let shared: Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> | null = null;
 const apps = new Set<FastifyInstance>();
@@ -155,13 +155,15 @@ export async function signInNewOwner(app: FastifyInstance): Promise<string> {
   return verified.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 }
 
-/** The id of the user whose session `cookie` carries (sessions are stored by the SHA-256 of their token). */
+/**
+ * The id of the user whose session the `cookie` header carries.
+ * @throws when it carries no session of `app`'s database.
+ */
 export async function userIdOfSession(app: FastifyInstance, cookie: string): Promise<string> {
-  const token = /(?:^|; )onboard_sid=([^;]+)/.exec(cookie)?.[1] ?? '';
   const session = await app.db
     .selectFrom('sessions')
     .select('user_id')
-    .where('id', '=', hashToken(token))
+    .where('id', '=', sessionIdFromCookies(app.parseCookie(cookie)) ?? '')
     .executeTakeFirstOrThrow();
   return session.user_id;
 }
