@@ -9,7 +9,7 @@ export const IMMUTABLE_PRIVATE = 'private, max-age=31536000, immutable';
 /** The headers of a call that may carry an Idempotency-Key (issue 14 item 5). */
 export const idempotentHeaders = ref('api/idempotent-client-headers.schema.json');
 
-/** The 304 answer of a conditional GET of a stored file, for the OpenAPI document. */
+/** The 304 answer of a conditional GET (a stored file, a kept answer), for the OpenAPI document. */
 export const notModifiedResponse = {
   description: 'Not modified: If-None-Match named the current ETag (no body)',
   type: 'null',

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +24,8 @@ import { ALL_CONTENTS_CODE, contentsCodeOf, widgetTypesOf } from '../../../schem
 import { pageChunkKeys, type Manifest } from '../../../schemas/app/vite-manifest';
 import type { GlobalInfo, Locale, ScreenPayload } from '../../../schemas/generated/types';
 import { passesClientChecks, type ScreenCatalogue } from '../../screens/composer';
-import { preferredEncoding, screenParams, type signedInScreens } from '../../routes/screens';
+import { keptAnswer, preferredEncoding, sendKept, type KeptAnswer } from '../../routes/kept-answer';
+import { screenParams, type signedInScreens } from '../../routes/screens';
 import { parseCapabilities } from '../../screens/capabilities';
 import { isChecked, type PublicScreens } from '../../routes/screens/public-screens';
 import type { ScreenVersions } from '../../services/screen-versions';
@@ -149,12 +149,7 @@ const SIGNED_IN_PAGE_BROTLI_QUALITY = 5;
 export const EMBEDDED_PAGE_CACHE_SIZE = 200;
 
 /** A page kept: index.html with a first screen in it, its ETag, and its compressed copies once asked for. */
-interface EmbeddedPage {
-  html: Buffer;
-  etag: string;
-  br?: Buffer;
-  gzip?: Buffer;
-}
+type EmbeddedPage = KeptAnswer;
 
 /**
  * The signed-in pages the server draws too, for each request (issue 13 item 4): the checklist, the page an owner
@@ -488,14 +483,7 @@ export default fp<{
     const keptPage = (key: string, html: () => Promise<string | null>): Promise<EmbeddedPage | null> => {
       const kept = pages.get(key);
       if (kept) return kept;
-      const page = html().then((text) =>
-        text === null
-          ? null
-          : {
-              html: Buffer.from(text),
-              etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`,
-            },
-      );
+      const page = html().then((text) => (text === null ? null : keptAnswer(text)));
       if (pages.size >= EMBEDDED_PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
       pages.set(key, page);
       return page;
@@ -674,25 +662,11 @@ export default fp<{
         }
         const page = await pageWithFirstScreen(request);
         if (!page) return reply.header('cache-control', 'no-cache').sendFile('index.html', clientDir);
-        reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'accept-language, cookie, accept-encoding')
-          .header('etag', page.etag)
-          .type('text/html; charset=utf-8');
-        const match = request.headers['if-none-match'];
-        if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === page.etag)) {
-          return reply.code(304).send();
-        }
-        const encoding = preferredEncoding(request.headers['accept-encoding']);
-        if (encoding === 'br') {
-          page.br ??= brotliCompressSync(page.html);
-          return reply.header('content-encoding', 'br').send(page.br);
-        }
-        if (encoding === 'gzip') {
-          page.gzip ??= gzipSync(page.html, { level: 9 });
-          return reply.header('content-encoding', 'gzip').send(page.gzip);
-        }
-        return reply.send(page.html);
+        return sendKept(request, reply, page, {
+          cacheControl: 'no-cache',
+          vary: 'accept-language, cookie, accept-encoding',
+          type: 'text/html; charset=utf-8',
+        });
       }
       return sendError(reply, onboardError('ONB_NOT_FOUND'));
     };

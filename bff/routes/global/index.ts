@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { GlobalInfo } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { flattenMessages } from '../../services/translations';
+import { keptAnswer, sendKept, type KeptAnswer } from '../kept-answer';
 import { errorResponses, ok, ref } from '../responses';
+import { notModifiedResponse } from '../stored-files';
 import { BROWSER_TRACES_PATH } from '../telemetry';
 
 /** Where the map opens when no pin is set (SPEC §9 default map coordinates). */
@@ -54,22 +56,41 @@ const splitFeatures = (features: string) => [...new Set(features.split(',').filt
 
 /** GET global_info, feature-metadata, screen-metadata. */
 export default async function globalRoutes(app: FastifyInstance, opts: { config: Config }) {
+  // Global info is the same for everyone of a country (issue 13 item 6): one kept answer per country code
+  // (at most 26 × 26: globalInfoFor reads only two letters, anything else is the default country).
+  const keptGlobalInfo = new Map<string, KeptAnswer>();
   app.get<{ Headers: { user_url_country?: string } }>(
     '/hms_ms/api/v1/global_info',
     {
       config: { public: true },
+      compress: false,
       schema: {
         operationId: 'getGlobalInfo',
         tags: ['global'],
         summary: 'Global switches for the country of the page (header user_url_country)',
+        description:
+          'The same for everyone of a country: Cache-Control: no-cache with a strong ETag (304 without a body when If-None-Match names it); varies on user_url_country.',
         headers: ref('api/client-headers.schema.json'),
-        response: { 200: ok(ref('api/global-info.schema.json')), ...errorResponses },
+        response: {
+          200: ok(ref('api/global-info.schema.json')),
+          304: notModifiedResponse,
+          ...errorResponses,
+        },
       },
     },
-    async (request) => ({
-      success: true,
-      data: globalInfoFor(opts.config, request.headers.user_url_country),
-    }),
+    async (request, reply) => {
+      const data = globalInfoFor(opts.config, request.headers.user_url_country);
+      let answer = keptGlobalInfo.get(data.country_code);
+      if (!answer) {
+        answer = keptAnswer(reply.serialize({ success: true, data }) as string);
+        keptGlobalInfo.set(data.country_code, answer);
+      }
+      return sendKept(request, reply, answer, {
+        cacheControl: 'no-cache',
+        vary: 'user_url_country, accept-encoding',
+        type: 'application/json; charset=utf-8',
+      });
+    },
   );
 
   app.get<{ Querystring: { features: string } }>(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Lead, Locale } from '../../../schemas/generated/types';
@@ -13,8 +12,10 @@ import { toScreenImages } from '../../services/images';
 import { globalInfoFor } from '../global';
 import { sessionIdFromCookies } from '../../services/sessions';
 import { errorResponses, ok, ref } from '../responses';
+import { notModifiedResponse } from '../stored-files';
 import { signedInUser, userOf } from '../signed-in';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
+import { keptAnswer, preferredEncoding, sendKept } from '../kept-answer';
 import { createPublicScreens, type PublicScreens } from './public-screens';
 
 /** Brand of screens drawn without a lead; with one, the lead's brand (bff/screens/data/brands.json). */
@@ -37,39 +38,6 @@ export function screenParams(query: unknown): Record<string, string> {
 }
 
 export { PUBLIC_SCREEN_CACHE_SIZE } from './public-screens';
-
-/**
- * The encoding to send for an `Accept-Encoding` header: `br` when it is accepted, else `gzip`, else none
- * (`identity`). A coding listed with `q=0` is refused; `*` accepts both.
- */
-export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  if (!header) return null;
-  const known = encodingOf.get(header);
-  if (known !== undefined) return known;
-  const chosen = parseEncoding(header);
-  // Browsers send one of a few headers: the answers for the last ones seen are kept (a bounded map).
-  if (encodingOf.size >= ENCODINGS_KEPT) encodingOf.delete(encodingOf.keys().next().value!);
-  encodingOf.set(header, chosen);
-  return chosen;
-}
-
-/** How many `Accept-Encoding` headers {@link preferredEncoding} keeps the answer for. */
-const ENCODINGS_KEPT = 32;
-const encodingOf = new Map<string, 'br' | 'gzip' | null>();
-
-function parseEncoding(header: string): 'br' | 'gzip' | null {
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (ok('br')) return 'br';
-  if (ok('gzip') || (accepted.get('x-gzip') ?? 0) > 0) return 'gzip';
-  return null;
-}
 
 /**
  * Brotli (quality 4, as @fastify/compress compresses other answers) or gzip of the signed-in screens' bodies,
@@ -378,7 +346,7 @@ export default async function screenRoutes(
         headers: ref('api/screen-client-headers.schema.json'),
         params: ref('api/screen-params.schema.json'),
         querystring: ref('api/screen-query.schema.json'),
-        response: { 200: ok(ref('screen.schema.json')), ...errorResponses },
+        response: { 200: ok(ref('screen.schema.json')), 304: notModifiedResponse, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -421,36 +389,12 @@ export default async function screenRoutes(
         version: { number: pick.version, compose: pick.compose },
         capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
       });
-      if (!entry.body) {
-        const body = Buffer.from(reply.serialize({ success: true, data: entry.payload }) as string);
-        entry.etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        entry.body = body;
-      }
-      const body = entry.body;
-      reply.header('cache-control', 'no-cache').header('vary', VARY_PUBLIC).header('etag', entry.etag!);
-      const match = request.headers['if-none-match'];
-      if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === entry.etag)) {
-        return reply.code(304).send();
-      }
-      reply.type('application/json; charset=utf-8');
-      const encoding =
-        body.length >= COMPRESS_THRESHOLD_BYTES
-          ? preferredEncoding(request.headers['accept-encoding'])
-          : null;
-      if (encoding === 'br') {
-        entry.br ??= brotliCompressSync(body, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: 11,
-            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-          },
-        });
-        return reply.header('content-encoding', 'br').send(entry.br);
-      }
-      if (encoding === 'gzip') {
-        entry.gzip ??= gzipSync(body, { level: 9 });
-        return reply.header('content-encoding', 'gzip').send(entry.gzip);
-      }
-      return reply.send(body);
+      entry.answer ??= keptAnswer(reply.serialize({ success: true, data: entry.payload }) as string);
+      return sendKept(request, reply, entry.answer, {
+        cacheControl: 'no-cache',
+        vary: VARY_PUBLIC,
+        type: 'application/json; charset=utf-8',
+      });
     },
   );
 }

@@ -2,6 +2,7 @@ import type { Locale, ScreenPayload } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { passesClientChecks, type ScreenCatalogue, type ScreenContext } from '../../screens/composer';
 import { globalInfoFor } from '../global';
+import type { KeptAnswer } from '../kept-answer';
 
 /** Brand of screens drawn without a lead (bff/screens/data/brands.json's default brand). */
 type Brand = string;
@@ -11,15 +12,12 @@ export const PUBLIC_SCREEN_CACHE_SIZE = 500;
 
 /**
  * A composed public screen, kept: the payload, and what is made from it once asked for — the API answer
- * (`body`, its `etag`, its brotli and gzip copies), and whether it passes the renderer's checks (`checked`,
+ * (`answer`: its body, ETag and compressed copies) and whether it passes the renderer's checks (`checked`,
  * {@link passesClientChecks}).
  */
 export interface PublicScreen {
   payload: ScreenPayload;
-  body?: Buffer;
-  etag?: string;
-  br?: Buffer;
-  gzip?: Buffer;
+  answer?: KeptAnswer;
   checked?: boolean;
 }
 

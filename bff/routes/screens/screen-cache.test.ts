@@ -8,7 +8,8 @@ import {
   signInNewOwner,
   stubScreens,
 } from '../../test-helpers';
-import { compressedBodies, keptByKey, preferredEncoding } from '.';
+import { preferredEncoding } from '../kept-answer';
+import { compressedBodies, keptByKey } from '.';
 
 /** The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions. */
 function countingScreens(): ScreenCatalogue & { composed: () => number } {
