@@ -129,6 +129,32 @@ test("a signed-in owner's checklist comes drawn by the server, is hydrated witho
   await expect(page.getByRole('heading', { name: 'Basic info' })).toBeVisible();
 });
 
+test("a signed-in owner's dashboard comes drawn by the server, is hydrated without an error and works", async ({
+  page,
+  request,
+}) => {
+  await signUp(page, request);
+  await addHotel(page, 'Drawn Lodge');
+  const cookies = (await page.context().cookies())
+    .map((cookie) => `${cookie.name}=${cookie.value}`)
+    .join('; ');
+  const html = await (
+    await request.get('/propertyOnboard/dashboard', { headers: { cookie: cookies } })
+  ).text();
+  expect(html).toContain('data-server-drawn="en-GB"');
+  expect(html).toContain('Drawn Lodge');
+  const errors = pageErrors(page);
+  await page.goto('/propertyOnboard/dashboard');
+  await expect(page.locator('#root')).toHaveAttribute('data-server-drawn', 'en-GB');
+  const card = page.getByRole('article', { name: 'Drawn Lodge' });
+  await expect(card.getByText('In Progress')).toBeVisible();
+  const more = card.getByRole('button', { name: 'More' });
+  await expect(more).toBeEnabled();
+  expect(errors.filter((error) => !error.includes('net::ERR_UNSAFE_PORT'))).toEqual([]);
+  await more.click();
+  await expect(page.getByRole('menuitem', { name: 'Copy Lead ID' })).toBeVisible();
+});
+
 test('the login page at its top-level address is drawn for that address and hydrated without an error', async ({
   page,
 }) => {

@@ -26,7 +26,7 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
 
 /**
  * Draws the app at `url` (a path with its query, `/propertyOnboard/sign_up`) as a visitor of `embedded.locale`
- * sees it on a phone (signed out, or signed in on the checklist, a page that needs a session), with `embedded`
+ * sees it on a phone (signed out, or signed in on the checklist or the dashboard, pages that need a session), with `embedded`
  * (the first screen the server puts in the same page, schemas/app/first-screen.ts) as its screen, its global info
  * and its countries' names, exactly as the browser draws it first from the same page. Lazy widgets are awaited
  * (their modules are this bundle's chunks), so the markup is the screen, never its skeleton.
@@ -40,8 +40,8 @@ const PHONE = (): DesktopProbe => ({ width: 0, userAgent: 'Mobi', uaMobile: true
  *
  * One drawing at a time: the engine keeps the primed screen requests and the countries' names in modules
  * (renderer/engine/screen.tsx, widgets/input/phone-field.tsx), as a browser's one page does. A public page is
- * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's checklist is
- * drawn for each request (≈25–50 ms), so checklists loaded at once wait for each other. A drawing not done
+ * drawn once and then kept by the server (bff/plugins/external/static.ts); a signed-in owner's checklist or
+ * dashboard is drawn for each request (≈25–50 ms), so pages loaded at once wait for each other. A drawing not done
  * within DRAWING_LIMIT_MS, when the server no longer waits for it, is given up ({@link oneAtATime}): the next one
  * starts then.
  */

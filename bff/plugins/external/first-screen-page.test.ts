@@ -405,7 +405,7 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
       clientDir: builtClientDir(),
       screens: {
         ...catalogue(),
-        has: (id) => id === 'sign_up' || id === 'task' || id === 'account',
+        has: (id) => id === 'sign_up' || id === 'task' || id === 'dashboard' || id === 'account',
         isPublic: (id) => id === 'sign_up',
       },
       drawFirstScreen,
@@ -446,7 +446,7 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
     expect(calls.length).toBe(before);
   });
 
-  it("draws a signed-in owner's checklist for each request, with the screen it carries; not their other pages", async () => {
+  it("draws a signed-in owner's checklist and dashboard for each request, with the screen each carries; not their other pages", async () => {
     const cookie = await signInNewOwner(drawing);
     const before = calls.length;
     const task = await drawing.inject({
@@ -461,11 +461,18 @@ describe('the first screen drawn on the server (issue 13 item 4)', () => {
     expect(calls.at(-1)!.embedded).toEqual(embeddedOf(task.body));
     await drawing.inject({ url: '/propertyOnboard/task', headers: { cookie } });
     expect(calls.slice(before)).toHaveLength(2);
+    const dashboard = await drawing.inject({ url: '/propertyOnboard/dashboard', headers: { cookie } });
+    expect(dashboard.body).toContain(
+      '<div id="root" data-server-drawn="en-GB"><main data-screen-id="dashboard">dashboard en-GB</main></div>',
+    );
+    expect(calls.slice(before)).toHaveLength(3);
+    expect(calls.at(-1)!.url).toBe('/propertyOnboard/dashboard');
+    expect(calls.at(-1)!.embedded).toEqual(embeddedOf(dashboard.body));
     // Another signed-in page (here one whose screen keeps drafts) is left to the browser.
     const account = await drawing.inject({ url: '/propertyOnboard/account', headers: { cookie } });
     expect(embeddedOf(account.body)).toMatchObject({ screen_id: 'account' });
     expect(account.body).toContain('<div id="root"></div>');
-    expect(calls.slice(before)).toHaveLength(2);
+    expect(calls.slice(before)).toHaveLength(3);
   });
 });
 

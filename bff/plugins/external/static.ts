@@ -152,14 +152,13 @@ export const EMBEDDED_PAGE_CACHE_SIZE = 200;
 type EmbeddedPage = KeptAnswer;
 
 /**
- * The signed-in pages the server draws too, for each request (issue 13 item 4): the checklist, the page an owner
- * comes back to, where the screen is mostly to read. A page whose screen keeps drafts never is (the browser
- * restores the owner's unsaved values into its first draw, renderer/engine/drafts.ts, which the server does not
- * know); the others are left to the browser (each drawing costs the server 20–50 ms). The photos page's e2e
- * flake once put down to its drawing was a tile that grew when a portrait's picture loaded, moving the button
- * under the tap (widgets/image-uploader, fixed): not a reason to leave a page undrawn.
+ * The signed-in pages the server draws too, for each request (issue 13 item 4): the pages an owner comes back to,
+ * where the screen is mostly to read — the checklist, and the dashboard of their properties (My Properties, the
+ * footer's first tab, SPEC §2). A page whose screen keeps drafts never is (the browser restores the
+ * owner's unsaved values into its first draw, renderer/engine/drafts.ts, which the server does not know); the
+ * others are left to the browser (each drawing costs the server 20–50 ms).
  */
-export const DRAWN_SIGNED_IN_SCREENS: ReadonlySet<string> = new Set(['task']);
+export const DRAWN_SIGNED_IN_SCREENS: ReadonlySet<string> = new Set(['task', 'dashboard']);
 
 /** Where the first screen goes in the built index.html: right after the root element. */
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -398,7 +397,7 @@ function atHeadEnd(html: string, tags: string): string {
  *
  * A page with its screen is also drawn (`drawFirstScreen`, {@link withServerDrawing}): its screen's markup in the
  * root element, its styles in the head; a public page once with the rest of the kept page (kept by its address
- * too), a signed-in owner's checklist for each request ({@link DRAWN_SIGNED_IN_SCREENS}).
+ * too), a signed-in owner's checklist and dashboard for each request ({@link DRAWN_SIGNED_IN_SCREENS}).
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
  * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
