@@ -77,8 +77,9 @@ const pointerToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g,
 
 /**
  * What in an answer of `op` the document does not say: a status it does not list for the operation (nor as
- * `4XX` / `default`), or a JSON body that does not validate against the schema listed for its status (ajv's
- * first errors); null when the answer keeps to the document.
+ * `4XX` / `default`), a content type other than those listed for its status, or a JSON body that does not
+ * validate against the schema listed for its status (ajv's first errors); null when the answer keeps to the
+ * document.
  */
 function undocumented(
   op: Operation,
@@ -88,8 +89,16 @@ function undocumented(
   const status = String(res.statusCode);
   const key = [status, `${status[0]}XX`, 'default'].find((k) => responses[k]);
   if (!key) return `status ${status} is not documented (${Object.keys(responses).join(', ')})`;
-  if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) return null;
-  const schema = responses[key]!.content?.['application/json']?.schema;
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';', 1)[0]!
+    .trim()
+    .toLowerCase();
+  const content = responses[key]!.content;
+  if (content && type && !(type in content)) {
+    return `a ${type} body where status ${key} documents ${Object.keys(content).join(', ')}`;
+  }
+  if (type !== 'application/json') return null;
+  const schema = content?.['application/json']?.schema;
   if (!schema)
     return `a JSON body where status ${key} documents ${Object.keys(responses[key]!.content ?? {}).join(', ') || 'none'}`;
   const id = `${op.method} ${op.path} ${key}`;

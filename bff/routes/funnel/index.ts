@@ -127,7 +127,10 @@ export default async function funnelRoutes(
         description:
           'The staff token as the password of HTTP Basic authentication (the browser asks for it: 401 with WWW-Authenticate Basic), or as a Bearer header.',
         querystring: ref('api/funnel-query.schema.json'),
-        response: { 200: { description: 'HTML page', type: 'string' }, ...errorResponses },
+        response: {
+          200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } },
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
