@@ -43,7 +43,7 @@ interface Operation {
   path: string;
   operationId: string;
   parameters: { in: string; name: string; required?: boolean; schema?: JsonSchema }[];
-  body?: { kind: 'json' | 'multipart'; schema: JsonSchema };
+  body?: { kind: 'json' | 'multipart'; schema: JsonSchema; required: boolean };
 }
 
 interface FuzzRequest {
@@ -124,6 +124,47 @@ function undocumented(
     : `the body does not match status ${key}'s schema: ${ajv.errorsText(validate.errors)}`;
 }
 
+const requestValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/**
+ * Why a 2xx answer of `req` should have been a refusal: its JSON body (sent, or required and missing) does
+ * not keep to the operation's documented request schema, yet it was accepted. Null when the body is valid,
+ * or when the operation takes no JSON body.
+ */
+function acceptedInvalidBody(req: FuzzRequest, status: number): string | null {
+  const { op } = req;
+  if (status >= 300 || op.body?.kind !== 'json') return null;
+  let value: unknown;
+  if (req.body.kind === 'none') return op.body.required ? 'accepted without its required body' : null;
+  if (req.body.kind === 'json') value = req.body.value;
+  else if (req.body.kind === 'raw') {
+    try {
+      value = JSON.parse(req.body.text);
+    } catch {
+      return 'accepted a body that is not JSON';
+    }
+  } else return null;
+  if (value === undefined) return null;
+  const id = `${op.method} ${op.path}`;
+  let validate = requestValidators.get(id);
+  if (!validate) {
+    const pointer = [
+      'paths',
+      op.path,
+      op.method.toLowerCase(),
+      'requestBody',
+      'content',
+      'application/json',
+      'schema',
+    ]
+      .map(pointerToken)
+      .join('/');
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
+    requestValidators.set(id, validate);
+  }
+  return validate(value) ? null : `accepted a body the document refuses: ${ajv.errorsText(validate.errors)}`;
+}
+
 let app: FastifyInstance;
 let operations: Operation[];
 let resolve: RefResolver;
@@ -150,7 +191,7 @@ beforeAll(async () => {
         operationId: string;
         tags?: string[];
         parameters?: Operation['parameters'];
-        requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
         responses?: Record<string, { content?: Record<string, unknown> }>;
       };
       // Development-only routes, and the support chat's event stream (an answer that never ends by design).
@@ -165,9 +206,21 @@ beforeAll(async () => {
         operationId: op.operationId,
         parameters: op.parameters ?? [],
         ...(json
-          ? { body: { kind: 'json' as const, schema: json.schema } }
+          ? {
+              body: {
+                kind: 'json' as const,
+                schema: json.schema,
+                required: op.requestBody?.required === true,
+              },
+            }
           : multipart
-            ? { body: { kind: 'multipart' as const, schema: multipart.schema } }
+            ? {
+                body: {
+                  kind: 'multipart' as const,
+                  schema: multipart.schema,
+                  required: op.requestBody?.required === true,
+                },
+              }
             : {}),
       });
     }
@@ -349,6 +402,7 @@ describe('OpenAPI fuzzer (issue 14 item 7)', () => {
         // answer is not this operation's.
         if (Object.values(req.pathValues).every((v) => v !== ''))
           expect(undocumented(req.op, res), what).toBeNull();
+        expect(acceptedInvalidBody(req, res.statusCode), what).toBeNull();
         if (res.statusCode >= 400) {
           expect(String(res.headers['content-type']), what).toMatch(/^application\/json/);
           const body = res.json<{ success: unknown; error?: { code?: unknown; message?: unknown } }>();
