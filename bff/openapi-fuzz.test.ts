@@ -62,7 +62,13 @@ interface FuzzRequest {
 /** The document's `responses` of each path and method, as served. */
 type DocumentedResponses = Record<
   string,
-  Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+  Record<
+    string,
+    {
+      security?: Record<string, unknown>[];
+      responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+    }
+  >
 >;
 
 /** The served document, added to {@link ajv} under this id, so a response schema is compiled by its pointer. */
@@ -163,6 +169,23 @@ function acceptedInvalidBody(req: FuzzRequest, status: number): string | null {
     requestValidators.set(id, validate);
   }
   return validate(value) ? null : `accepted a body the document refuses: ${ajv.errorsText(validate.errors)}`;
+}
+
+/**
+ * Where an answer to a request without a session disagrees with the operation's documented `security`: a 2xx
+ * where every alternative names a scheme (the `session` cookie or the staff token), or 401 ONB_UNAUTHORIZED
+ * (the session gate) where the document names no scheme at all (an operation whose session is optional,
+ * `[{}, { session: [] }]`, may still need it for some bodies, e.g. linking a social account). Null otherwise.
+ */
+function disagreesWithSecurity(req: FuzzRequest, res: { statusCode: number; body: string }): string | null {
+  if (req.auth !== 'none' && req.auth !== 'forged') return null;
+  const security = documented[req.op.path]?.[req.op.method.toLowerCase()]?.security ?? [];
+  const open = security.length === 0 || security.some((alternative) => Object.keys(alternative).length === 0);
+  if (!open && res.statusCode < 300) return 'answered without the credentials its security names';
+  if (security.length === 0 && res.statusCode === 401 && res.body.includes('"ONB_UNAUTHORIZED"')) {
+    return 'asks for a session its security does not name';
+  }
+  return null;
 }
 
 let app: FastifyInstance;
@@ -403,6 +426,7 @@ describe('OpenAPI fuzzer (issue 14 item 7)', () => {
         if (Object.values(req.pathValues).every((v) => v !== ''))
           expect(undocumented(req.op, res), what).toBeNull();
         expect(acceptedInvalidBody(req, res.statusCode), what).toBeNull();
+        expect(disagreesWithSecurity(req, res), what).toBeNull();
         if (res.statusCode >= 400) {
           expect(String(res.headers['content-type']), what).toMatch(/^application\/json/);
           const body = res.json<{ success: unknown; error?: { code?: unknown; message?: unknown } }>();

@@ -41,6 +41,16 @@ declare module 'fastify' {
 }
 
 /**
+ * Whether a route needs a session: its path is under the API's prefixes (`/hms_ms/`, `/owner_ms/`) and its
+ * config does not mark it `public`. Without a signed-in user such a route answers 401 ONB_UNAUTHORIZED
+ * ('Session Expired', SPEC §8) before anything else of it runs; its OpenAPI operation names the `session`
+ * scheme (plugins/external/swagger.ts).
+ */
+export function needsSession(path: string, config: { public?: boolean } | undefined): boolean {
+  return (path.startsWith('/hms_ms/') || path.startsWith('/owner_ms/')) && config?.public !== true;
+}
+
+/**
  * Sessions and the authentication gate (SPEC §6): resolves `request.user` from the session cookie, and
  * answers 401 ONB_UNAUTHORIZED ('Session Expired') on API routes not marked `config: { public: true }`.
  * Only paths under /hms_ms/ and /owner_ms/ are gated; static files and health checks are not.
@@ -89,14 +99,11 @@ export default fp<{ config: Config; now: () => number }>(
       reply.clearCookie(LOGGED_IN_COOKIE, { ...cookieBase, httpOnly: false });
     });
 
-    /** The gate: 401 on a gated path of a route not marked public without a user; else null. */
-    const refusal = (request: FastifyRequest) => {
-      const path = request.url;
-      const gated = path.startsWith('/hms_ms/') || path.startsWith('/owner_ms/');
-      return gated && request.routeOptions.url && !request.routeOptions.config.public && !request.user
+    /** The gate: 401 on a route that needs a session ({@link needsSession}) without a user; else null. */
+    const refusal = (request: FastifyRequest) =>
+      request.routeOptions.url && needsSession(request.url, request.routeOptions.config) && !request.user
         ? onboardError('ONB_UNAUTHORIZED')
         : null;
-    };
     // Synchronous without a session cookie: no promise per signed-out request (issue 13 item 6).
     app.addHook('onRequest', (request, _reply, done) => {
       const token = request.cookies[SESSION_COOKIE];

@@ -1,13 +1,21 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
+import { needsSession } from '../app/sessions';
 
 /**
  * OpenAPI 3.1 document generated from the route schemas (every route has an operationId and tags);
  * served by the meta routes at GET /hms_ms/api/openapi.json. Shared schemas become components named
- * after their `$id` (slashes and dots replaced by `_`).
+ * after their `$id` (slashes and dots replaced by `_`). A route registered after this plugin that needs a
+ * session ({@link needsSession}) and declares no `security` of its own is documented with the `session`
+ * scheme, so the document says which calls answer 401 without one.
  */
 export default fp(
   async (app) => {
+    app.addHook('onRoute', (route) => {
+      if (route.schema && route.schema.security === undefined && needsSession(route.url, route.config)) {
+        route.schema.security = [{ session: [] }];
+      }
+    });
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',

@@ -152,7 +152,8 @@ export default async function authRoutes(app: FastifyInstance, opts: { config: C
         summary: 'End the session (if any) and clear both cookies',
         description:
           "Optional JSON body (api/sign-out.schema.json): with `push_endpoint` (this browser's push subscription), the signed-in owner's subscription with that endpoint is deleted first: no more reminders to a signed-out browser (issue 15 item 5). 400 ONB_INVALID_INPUT for another body.",
-        security: [{ session: [] }],
+        // With a session or without one (nothing to end: still 204).
+        security: [{}, { session: [] }],
         response: { 204: { description: 'Signed out', type: 'null' }, ...errorResponses },
       },
     },
