@@ -134,6 +134,27 @@ describe('HTTP basics', () => {
     expect(res.json().error.code).toBe('ONB_NOT_FOUND');
   });
 
+  it('answers 405 with Allow for a method a path is not asked with (RFC 9110 §15.5.6), in the error shape', async () => {
+    const patch = await app.inject({ method: 'PATCH', url: '/hms_ms/api/v1/global_info' });
+    expect(patch.statusCode).toBe(405);
+    expect(patch.headers.allow).toBe('GET, HEAD');
+    expect(patch.json()).toEqual({
+      success: false,
+      error: { code: 'ONB_METHOD_NOT_ALLOWED', message: "We couldn't find the page" },
+    });
+    // A path with parameters, whose routes take three methods; the query and a trailing slash change nothing.
+    const put = await app.inject({ method: 'PUT', url: '/hms_ms/api/v1/onboard/leads/POABC123/?x=1' });
+    expect(put.statusCode).toBe(405);
+    expect(put.headers.allow).toBe('DELETE, GET, HEAD');
+    const get = await app.inject('/hms_ms/api/v1/users/web_sign_up');
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    // A path no route has is still not found, whatever the method.
+    const unknown = await app.inject({ method: 'PATCH', url: '/hms_ms/api/v1/nothing-here' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers.allow).toBeUndefined();
+  });
+
   it('/readyz runs a query; 503 when the database is gone', async () => {
     expect((await app.inject('/readyz')).json()).toEqual({ status: 'ok' });
     const own = await openDatabase({ kind: 'pglite', dataDir: null });

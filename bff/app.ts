@@ -20,6 +20,7 @@ import placesPlugin from './plugins/app/places';
 import publishPlugin from './plugins/app/publish';
 import remindersPlugin from './plugins/app/reminders';
 import propertiesPlugin from './plugins/app/properties';
+import allowedMethodsPlugin from './plugins/app/allowed-methods';
 import schemasPlugin, { lazySerializerFactory } from './plugins/app/schemas';
 import securityPlugin from './plugins/app/security';
 import sessionsPlugin from './plugins/app/sessions';
@@ -244,6 +245,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     done();
   });
 
+  // Before every route: it learns each route's path and method as they are registered.
+  await app.register(allowedMethodsPlugin);
   await app.register(schemasPlugin);
   await app.register(translationsPlugin, {
     defaultLocale: config.defaultLocale,

@@ -395,6 +395,8 @@ export const errorDefinitions = {
     message: 'You do not have rights to view/modify',
   },
   ONB_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
+  // A path some route answers, asked with another method (RFC 9110 §15.5.6; `Allow` names the methods).
+  ONB_METHOD_NOT_ALLOWED: { status: 405, key: 'errors.not_found', message: 'Method Not Allowed' },
   ONB_SCREEN_NOT_FOUND: { status: 404, key: 'errors.not_found', message: "We couldn't find the page" },
   // Staff API of the screens' versions (issue 16 item 3): staff read error.code and error.details.
   ONB_SCREEN_VERSION_NOT_FOUND: {

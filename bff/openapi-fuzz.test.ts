@@ -406,6 +406,28 @@ const ENDS_SESSION_OR_LEAD =
   /sign_out|password|switch_profile|verify_otp|sign_in|social|sso|truecaller|remove|reactivate|onboard\/leads\/\{property_unique_id\}$/;
 
 describe('OpenAPI fuzzer (issue 14 item 7)', () => {
+  it('answers 405 with Allow to a method the document does not list for a path', async () => {
+    const listed = new Map<string, Set<string>>();
+    for (const op of operations) listed.set(op.path, (listed.get(op.path) ?? new Set()).add(op.method));
+    const refused: string[] = [];
+    for (const [path, methods] of listed) {
+      const url = path.replace(/\{[^}]+\}/g, 'x1');
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        // A GET under the app's base path is a page of the client (index.html), whatever routes the path has.
+        if (methods.has(method) || (method === 'GET' && path.startsWith('/propertyOnboard/'))) continue;
+        const res = await app.inject({ method, url, headers: { cookie: owner.cookie } });
+        if (res.statusCode !== 405)
+          refused.push(`${method} ${url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        else {
+          const allow = String(res.headers.allow).split(', ');
+          for (const m of methods)
+            if (!allow.includes(m)) refused.push(`${method} ${url}: Allow ${res.headers.allow} lacks ${m}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
   it(`answers ${RUNS} schema-derived requests over every operation without a 5xx, every 4xx in the API's error shape, every answer as documented`, async () => {
     const exercised = new Set<string>();
     const statuses = new Map<number, number>();

@@ -400,7 +400,8 @@ function atHeadEnd(html: string, tags: string): string {
  * too), a signed-in owner's checklist and dashboard for each request ({@link DRAWN_SIGNED_IN_SCREENS}).
  *
  * Any other client route answers the built index.html as it is. Without a build, client routes answer 503
- * text asking for `npm run build`. Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
+ * text asking for `npm run build`. A path a route answers with another method → 405 ONB_METHOD_NOT_ALLOWED with
+ * `Allow` (plugins/app/allowed-methods.ts). Other unknown paths → 404 ONB_NOT_FOUND; the not-found handler is rate
  * limited when the limiter is on.
  */
 export default fp<{
@@ -666,6 +667,12 @@ export default fp<{
           vary: 'accept-language, cookie, accept-encoding',
           type: 'text/html; charset=utf-8',
         });
+      }
+      // A route that took the request and found nothing (a missing asset) leaves it not found.
+      const allowed = app.allowedMethods(request.url.split('?', 1)[0] ?? '');
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
+        reply.header('allow', allowed.join(', '));
+        return sendError(reply, onboardError('ONB_METHOD_NOT_ALLOWED'));
       }
       return sendError(reply, onboardError('ONB_NOT_FOUND'));
     };
