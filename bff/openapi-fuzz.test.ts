@@ -75,11 +75,25 @@ type DocumentedResponses = Record<
 const DOCUMENT_ID = 'https://openapi.invalid/openapi.json';
 const ajv = new Ajv2020({ strict: false, logger: false });
 addFormats(ajv);
-const responseValidators = new Map<string, ReturnType<typeof ajv.compile>>();
-let documented: DocumentedResponses = {};
-
 /** A JSON Pointer token (RFC 6901). */
 const pointerToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const documentValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/**
+ * The validator of the JSON schema at `path` in the served document (a request body's or a response's:
+ * `path` leads to the object whose `content` lists `application/json`), compiled once.
+ */
+function documentValidator(path: string[]): ReturnType<typeof ajv.compile> {
+  const pointer = [...path, 'content', 'application/json', 'schema'].map(pointerToken).join('/');
+  let validate = documentValidators.get(pointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
+    documentValidators.set(pointer, validate);
+  }
+  return validate;
+}
+let documented: DocumentedResponses = {};
 
 /**
  * What in an answer of `op` the document does not say: a status it does not list for the operation (nor as
@@ -107,30 +121,11 @@ function undocumented(
   const schema = content?.['application/json']?.schema;
   if (!schema)
     return `a JSON body where status ${key} documents ${Object.keys(responses[key]!.content ?? {}).join(', ') || 'none'}`;
-  const id = `${op.method} ${op.path} ${key}`;
-  let validate = responseValidators.get(id);
-  if (!validate) {
-    const pointer = [
-      'paths',
-      op.path,
-      op.method.toLowerCase(),
-      'responses',
-      key,
-      'content',
-      'application/json',
-      'schema',
-    ]
-      .map(pointerToken)
-      .join('/');
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
-    responseValidators.set(id, validate);
-  }
+  const validate = documentValidator(['paths', op.path, op.method.toLowerCase(), 'responses', key]);
   return validate(JSON.parse(res.body))
     ? null
     : `the body does not match status ${key}'s schema: ${ajv.errorsText(validate.errors)}`;
 }
-
-const requestValidators = new Map<string, ReturnType<typeof ajv.compile>>();
 
 /**
  * Why a 2xx answer of `req` should have been a refusal: its JSON body (sent, or required and missing) does
@@ -151,23 +146,7 @@ function acceptedInvalidBody(req: FuzzRequest, status: number): string | null {
     }
   } else return null;
   if (value === undefined) return null;
-  const id = `${op.method} ${op.path}`;
-  let validate = requestValidators.get(id);
-  if (!validate) {
-    const pointer = [
-      'paths',
-      op.path,
-      op.method.toLowerCase(),
-      'requestBody',
-      'content',
-      'application/json',
-      'schema',
-    ]
-      .map(pointerToken)
-      .join('/');
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });
-    requestValidators.set(id, validate);
-  }
+  const validate = documentValidator(['paths', op.path, op.method.toLowerCase(), 'requestBody']);
   return validate(value) ? null : `accepted a body the document refuses: ${ajv.errorsText(validate.errors)}`;
 }
 
