@@ -22,11 +22,27 @@ describe('keptAnswer', () => {
     expect(keptAnswer(Buffer.from('{"success":true}')).etag).toBe(a.etag);
     expect(keptAnswer('{"success":false}').etag).not.toBe(a.etag);
   });
+});
 
-  it('picks brotli, else gzip, else none from Accept-Encoding', () => {
+describe('preferredEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
     expect(preferredEncoding('gzip, deflate, br')).toBe('br');
-    expect(preferredEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(preferredEncoding('gzip')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('*')).toBe('br');
     expect(preferredEncoding('identity')).toBeNull();
+    expect(preferredEncoding(undefined)).toBeNull();
+    expect(preferredEncoding('gzip;q=0, br;q=0')).toBeNull();
+  });
+
+  it('gives the same answers for headers seen before, also once many others have been seen', () => {
+    const headers = Array.from({ length: 100 }, (_, i) => (i % 2 ? `gzip;q=0.${i % 9}` : `br;q=0, x${i}`));
+    const first = headers.map((h) => preferredEncoding(h));
+    expect(first.filter((e) => e === 'gzip')).toHaveLength(44);
+    expect(first.filter((e) => e === null)).toHaveLength(56);
+    expect(headers.map((h) => preferredEncoding(h))).toEqual(first);
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
   });
 });
 
