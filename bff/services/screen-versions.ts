@@ -115,6 +115,17 @@ export interface ScreenVersions {
    */
   refresh(): Promise<void>;
   /**
+   * Whether {@link refresh} would read the database now (its last check is older than `checkEveryMs` and the
+   * database is ready): while it is not, what {@link pick} answers for a given screen, owner and flags changes
+   * only with {@link revision}.
+   */
+  due(): boolean;
+  /**
+   * Names the releases in memory: changes whenever they change (the highest `screen_audit` id read last; ''
+   * before the first read). Lets a caller keep what it made from a {@link pick} (routes/screens).
+   */
+  revision(): string;
+  /**
    * The version of `screenId` this request gets (synchronous, from memory: call {@link refresh} first):
    * during a percentage rollout an owner is in it when `sha256(screen_id:user_id)` falls in the first
    * `percent` of 100 buckets (so stable per owner); a request without an owner is not. During a flag rollout,
@@ -232,6 +243,8 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
     releases = next;
     counter = latest;
   };
+
+  const due = () => now() - checkedAt >= opts.checkEveryMs && (!opts.databaseReady || opts.databaseReady());
 
   const releaseOf = (screenId: string, r: Release | undefined): ScreenRelease => ({
     screen_id: screenId,
@@ -467,9 +480,14 @@ export function createScreenVersions(opts: ScreenVersionsOptions): ScreenVersion
       };
     },
 
+    due,
+
+    revision() {
+      return counter ?? '';
+    },
+
     refresh() {
-      if (now() - checkedAt < opts.checkEveryMs) return Promise.resolve();
-      if (opts.databaseReady && !opts.databaseReady()) return Promise.resolve();
+      if (!due()) return Promise.resolve();
       checking ??= reload()
         .catch((err: unknown) => {
           checkedAt = now();

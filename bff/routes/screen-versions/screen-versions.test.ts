@@ -292,14 +292,20 @@ describe('staff API of the screens’ versions: upload, publish, rollback, audit
       config: { supportStaffToken: TOKEN, screenVersionsCheckMs: 60_000 },
     });
     expect((await heading(other)).version).toBe('0');
+    const seen = other.screenVersions.revision();
+    expect(other.screenVersions.due()).toBe(false);
     const v = (
       await upload('login', { author: 'a@b.c', definition: loginWithHeading('From another instance') })
     ).json().data.version.version as number;
     await publish('login', { author: 'a@b.c', version: v });
     // Its last check is recent: it still serves what it had (the public cache is per version, so not stale).
     expect(await heading(other)).toEqual({ text: 'Welcome back', version: '0' });
+    expect(other.screenVersions.revision()).toBe(seen);
     clock += 60_000;
+    expect(other.screenVersions.due()).toBe(true);
     expect(await heading(other)).toEqual({ text: 'From another instance', version: String(v) });
+    expect(other.screenVersions.revision()).not.toBe(seen);
+    expect(other.screenVersions.due()).toBe(false);
     await rollback('login', { author: 'a@b.c', version: 0 });
     clock += 60_000;
     expect(await heading(other)).toEqual({ text: 'Welcome back', version: '0' });

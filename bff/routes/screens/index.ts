@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Lead, Locale } from '../../../schemas/generated/types';
 import type { Config } from '../../config';
 import { onboardError } from '../../errors';
@@ -15,8 +15,8 @@ import { errorResponses, ok, ref } from '../responses';
 import { notModifiedResponse } from '../stored-files';
 import { signedInUser, userOf } from '../signed-in';
 import { COMPRESS_THRESHOLD_BYTES } from '../../plugins/external/compress';
-import { keptAnswer, preferredEncoding, sendKept } from '../kept-answer';
-import { createPublicScreens, type PublicScreens } from './public-screens';
+import { keptAnswer, preferredEncoding, sendKept, type KeptAnswer } from '../kept-answer';
+import { createPublicScreens, PUBLIC_SCREEN_CACHE_SIZE, type PublicScreens } from './public-screens';
 
 /** Brand of screens drawn without a lead; with one, the lead's brand (bff/screens/data/brands.json). */
 export const SCREEN_BRAND = BRANDS.defaultBrand.brand;
@@ -131,7 +131,9 @@ export const SIGNED_IN_ENTRY_MAX_CHARS = 65_536;
  * Caching (issue 13 item 6): a public screen asked without a session is the same for everyone of a
  * language, country and query, so it is composed once and kept ({@link PUBLIC_SCREEN_CACHE_SIZE}), with
  * its brotli and gzip copies, and answered with an `ETag` and `Cache-Control: no-cache` (the browser
- * revalidates every time, so it is never stale: `If-None-Match` → 304). Anything drawn for a signed-in
+ * revalidates every time, so it is never stale: `If-None-Match` → 304). A request that names what an earlier
+ * one named (`publicRequestKey`: screen, language, country header, query, capabilities, and the releases in
+ * memory while they are current) is answered with that answer at once. Anything drawn for a signed-in
  * user is `no-store`, read from the database on every request, and composed again whenever anything it is
  * drawn from changed: its body is kept by its whole composition context ({@link keptByKey}) and its
  * compressed copies by body ({@link compressedBodies}), in this process only.
@@ -148,6 +150,47 @@ export const VARY_PUBLIC =
   'httpxoyolang, cookie, user_url_country, accept-encoding, x-widget-types, x-schema-version';
 /** What a signed-in screen's answer varies on (never kept: `no-store`). */
 const VARY_SIGNED_IN = 'httpxoyolang, cookie, x-widget-types, x-schema-version';
+
+/** A public screen's answer as sent: the kept body (with its ETag and compressed copies), version and variant. */
+interface PublicAnswer {
+  answer: KeptAnswer;
+  version: number;
+  variant: string | null;
+}
+
+/**
+ * What a public screen's answer is made from, as a request without a session names it (ours, issue 13 item 6):
+ * the screen and its definition's revision, the releases in memory, the language, and the raw
+ * `user_url_country`, query string, `x-widget-types` and `x-schema-version`. Two requests with the same key
+ * get the same answer (the configuration and feature flags are fixed for the process); two that differ only
+ * in how they spell the same thing (the order of a query, of the widget types) get two keys for one answer.
+ * HTTP headers and a request target hold no line break, so the parts cannot run into each other.
+ */
+function publicRequestKey(
+  request: FastifyRequest<{ Headers: ScreenClientHeaders }>,
+  id: string,
+  revisions: { screen: number; releases: string },
+): string {
+  const { url, headers } = request;
+  const query = url.indexOf('?');
+  return [
+    id,
+    revisions.screen,
+    revisions.releases,
+    request.locale,
+    headers.user_url_country ?? '',
+    query < 0 ? '' : url.slice(query + 1),
+    headers['x-widget-types'] ?? '',
+    headers['x-schema-version'] ?? '',
+  ].join('\n');
+}
+
+/** The headers of a screen request that the answer depends on besides the language (SPEC §3, issue 16 item 4). */
+type ScreenClientHeaders = {
+  user_url_country?: string;
+  'x-widget-types'?: string;
+  'x-schema-version'?: string;
+};
 
 /** Screens whose context carries the lead's images (`images`), read only where drawn. */
 const SCREENS_WITH_IMAGES: ReadonlySet<string> = new Set(['images']);
@@ -324,11 +367,77 @@ export default async function screenRoutes(
   const publicScreens = opts.publicScreens ?? createPublicScreens(config, screens, SCREEN_BRAND);
   const signedInBodies = compressedBodies(SIGNED_IN_BODIES_KEPT);
   const composeSignedIn = opts.signedIn ?? signedInScreens(app, { config, screens, versions });
-  app.get<{
+  // The public answers last sent, by what the request names (publicRequestKey): a request that names the
+  // same as an earlier one, while the releases in memory are current, is answered from here without
+  // resolving its country, query, capabilities, version and variant again (the sign-up screen, the first
+  // request of every visitor: issue 13 item 6). Bounded like the composed screens they come from.
+  const publicAnswers = new Map<string, PublicAnswer>();
+  const revisionsOf = (id: string) => ({
+    screen: screens.revision?.(id) ?? 0,
+    releases: versions.revision(),
+  });
+  const sendPublic = (request: FastifyRequest, reply: FastifyReply, kept: PublicAnswer) => {
+    reply.header('x-screen-version', String(kept.version));
+    if (kept.variant) reply.header('x-screen-variant', kept.variant);
+    return sendKept(request, reply, kept.answer, {
+      cacheControl: 'no-cache',
+      vary: VARY_PUBLIC,
+      type: 'application/json; charset=utf-8',
+    });
+  };
+  type ScreenRoute = {
     Params: { screen_id: string };
-    Headers: { user_url_country?: string; 'x-widget-types'?: string; 'x-schema-version'?: string };
+    Headers: ScreenClientHeaders;
     Querystring: Record<string, unknown>;
-  }>(
+  };
+
+  /** The answer of a request the kept public answers do not hold: composed, or read from the caches below. */
+  const answer = async (request: FastifyRequest<ScreenRoute>, reply: FastifyReply) => {
+    const id = request.params.screen_id;
+    if (!screens.has(id)) throw onboardError('ONB_SCREEN_NOT_FOUND');
+    if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
+    const country = request.headers.user_url_country ?? request.user?.country_code;
+    const params = screenParams(request.query);
+    const caps = parseCapabilities(request.headers['x-widget-types'], request.headers['x-schema-version']);
+    if (request.user) {
+      const drawn = await composeSignedIn(
+        request,
+        id,
+        { params, locale: request.locale, country: request.headers.user_url_country, caps },
+        (answer) => reply.serialize(answer) as string,
+      );
+      reply.header('x-screen-version', String(drawn.version));
+      if (drawn.variant) reply.header('x-screen-variant', drawn.variant);
+      reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
+      reply.type('application/json; charset=utf-8');
+      const encoding =
+        Buffer.byteLength(drawn.body) >= COMPRESS_THRESHOLD_BYTES
+          ? preferredEncoding(request.headers['accept-encoding'])
+          : null;
+      if (!encoding) return reply.send(drawn.body);
+      return reply.header('content-encoding', encoding).send(signedInBodies.compressed(drawn.body, encoding));
+    }
+    const globalInfo = globalInfoFor(config, country);
+    // One version per request: resolved once here, and only that version is composed.
+    await versions.refresh();
+    const revisions = revisionsOf(id);
+    const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, null);
+
+    // The same for everyone of this language, country, query, version and capabilities: composed once,
+    // then sent as kept.
+    const entry = publicScreens.get(id, request.locale, country, params, {
+      version: { number: pick.version, compose: pick.compose },
+      capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
+    });
+    entry.answer ??= keptAnswer(reply.serialize({ success: true, data: entry.payload }) as string);
+    const kept = { answer: entry.answer, version: pick.version, variant };
+    if (publicAnswers.size >= PUBLIC_SCREEN_CACHE_SIZE)
+      publicAnswers.delete(publicAnswers.keys().next().value!);
+    publicAnswers.set(publicRequestKey(request, id, revisions), kept);
+    return sendPublic(request, reply, kept);
+  };
+
+  app.get<ScreenRoute>(
     '/hms_ms/api/v1/screens/:screen_id',
     {
       // Public at the route level: the catalogue decides per screen.
@@ -349,52 +458,13 @@ export default async function screenRoutes(
         response: { 200: ok(ref('screen.schema.json')), 304: notModifiedResponse, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const id = request.params.screen_id;
-      if (!screens.has(id)) throw onboardError('ONB_SCREEN_NOT_FOUND');
-      if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
-      const country = request.headers.user_url_country ?? request.user?.country_code;
-      const params = screenParams(request.query);
-      const caps = parseCapabilities(request.headers['x-widget-types'], request.headers['x-schema-version']);
-      if (request.user) {
-        const drawn = await composeSignedIn(
-          request,
-          id,
-          { params, locale: request.locale, country: request.headers.user_url_country, caps },
-          (answer) => reply.serialize(answer) as string,
-        );
-        reply.header('x-screen-version', String(drawn.version));
-        if (drawn.variant) reply.header('x-screen-variant', drawn.variant);
-        reply.header('cache-control', 'no-store').header('vary', `${VARY_SIGNED_IN}, accept-encoding`);
-        reply.type('application/json; charset=utf-8');
-        const encoding =
-          Buffer.byteLength(drawn.body) >= COMPRESS_THRESHOLD_BYTES
-            ? preferredEncoding(request.headers['accept-encoding'])
-            : null;
-        if (!encoding) return reply.send(drawn.body);
-        return reply
-          .header('content-encoding', encoding)
-          .send(signedInBodies.compressed(drawn.body, encoding));
+    (request, reply) => {
+      if (!request.user && !versions.due()) {
+        const id = request.params.screen_id;
+        const kept = publicAnswers.get(publicRequestKey(request, id, revisionsOf(id)));
+        if (kept) return sendPublic(request, reply, kept);
       }
-      const globalInfo = globalInfoFor(config, country);
-      // One version per request: resolved once here, and only that version is composed.
-      await versions.refresh();
-      const { variant, pick } = pickDocument(opts, id, { global_info: globalInfo, params }, null);
-      reply.header('x-screen-version', String(pick.version));
-      if (variant) reply.header('x-screen-variant', variant);
-
-      // The same for everyone of this language, country, query, version and capabilities: composed once,
-      // then sent as kept.
-      const entry = publicScreens.get(id, request.locale, country, params, {
-        version: { number: pick.version, compose: pick.compose },
-        capabilities: { key: capabilityKey(caps, knownWidgetTypes), fit: (p) => fitToClient(p, caps) },
-      });
-      entry.answer ??= keptAnswer(reply.serialize({ success: true, data: entry.payload }) as string);
-      return sendKept(request, reply, entry.answer, {
-        cacheControl: 'no-cache',
-        vary: VARY_PUBLIC,
-        type: 'application/json; charset=utf-8',
-      });
+      return answer(request, reply);
     },
   );
 }

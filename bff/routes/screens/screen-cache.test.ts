@@ -10,12 +10,21 @@ import {
 } from '../../test-helpers';
 import { compressedBodies, keptByKey } from '.';
 
-/** The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions. */
-function countingScreens(): ScreenCatalogue & { composed: () => number } {
+/**
+ * The stub catalogue with a long text on every screen (so the answer is compressed), counting compositions and
+ * the requests that looked a screen up (`has`: each one the route resolves rather than answers as kept).
+ */
+function countingScreens(): ScreenCatalogue & { composed: () => number; looked: () => number } {
   const stub = stubScreens();
   let count = 0;
+  let looked = 0;
   return {
     ...stub,
+    has: (id) => {
+      looked += 1;
+      return stub.has(id);
+    },
+    looked: () => looked,
     compose: (id, ctx) => {
       count += 1;
       const payload = stub.compose(id, ctx);
@@ -69,6 +78,50 @@ describe('public screens, composed once per language, country and query', () => 
     expect(indonesia.json().data.widget_list[1].contents.text).toBe('ID');
     await app.inject(`${url}?ref=abc`);
     expect(screens.composed()).toBe(4);
+  });
+
+  it('answers a request that names what an earlier one named as kept, without resolving it again', async () => {
+    const screens = countingScreens();
+    // A clock that stands still: the releases in memory stay current, so the request alone decides.
+    const app = await buildTestApp({ screens, now: () => 1_000_000 });
+    const url = '/hms_ms/api/v1/screens/public_test?ref=abc';
+    const headers = {
+      httpxoyolang: 'ar',
+      user_url_country: 'ID',
+      'x-widget-types': 'text,button',
+      'x-schema-version': '1',
+    };
+    const first = await app.inject({ url, headers });
+    expect(first.statusCode).toBe(200);
+    const looked = screens.looked();
+    const again = await app.inject({ url, headers });
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['x-screen-version']).toBe(first.headers['x-screen-version']);
+    expect(screens.looked()).toBe(looked);
+
+    // Any part of what it names changed: resolved again, and answered for what it names.
+    const changed = async (request: { url?: string; headers?: Record<string, string> }) => {
+      const before = screens.looked();
+      const res = await app.inject({ url: request.url ?? url, headers: request.headers ?? headers });
+      expect(res.statusCode).toBe(200);
+      expect(screens.looked()).toBe(before + 1);
+      return res.json().data as { title: string; widget_list: { contents: { text?: string } }[] };
+    };
+    await changed({ url: '/hms_ms/api/v1/screens/public_test?ref=abd' });
+    expect((await changed({ headers: { ...headers, httpxoyolang: 'en-GB' } })).title).toBe(
+      'public_test en-GB',
+    );
+    expect(
+      (await changed({ headers: { ...headers, user_url_country: 'IN' } })).widget_list[1]?.contents.text,
+    ).toBe('IN');
+    await changed({ headers: { ...headers, 'x-widget-types': 'text' } });
+    const { 'x-schema-version': _, ...withoutVersion } = headers;
+    await changed({ headers: withoutVersion });
+    // Asked again, each is kept too.
+    const settled = screens.looked();
+    await app.inject({ url, headers: { ...headers, user_url_country: 'IN' } });
+    expect(screens.looked()).toBe(settled);
   });
 
   it('sends the kept brotli copy to a browser that accepts it', async () => {
