@@ -391,8 +391,11 @@ export default async function screenRoutes(
     Querystring: Record<string, unknown>;
   };
 
-  /** The answer of a request the kept public answers do not hold: composed, or read from the caches below. */
-  const answer = async (request: FastifyRequest<ScreenRoute>, reply: FastifyReply) => {
+  /**
+   * Answers a request the kept public answers do not hold: resolves what it asks for (screen, session,
+   * country, query, capabilities, version, variant) and sends the screen, composed or from the caches above.
+   */
+  const resolveAndSend = async (request: FastifyRequest<ScreenRoute>, reply: FastifyReply) => {
     const id = request.params.screen_id;
     if (!screens.has(id)) throw onboardError('ONB_SCREEN_NOT_FOUND');
     if (!screens.isPublic(id) && !request.user) throw onboardError('ONB_UNAUTHORIZED');
@@ -464,7 +467,7 @@ export default async function screenRoutes(
         const kept = publicAnswers.get(publicRequestKey(request, id, revisionsOf(id)));
         if (kept) return sendPublic(request, reply, kept);
       }
-      return answer(request, reply);
+      return resolveAndSend(request, reply);
     },
   );
 }
