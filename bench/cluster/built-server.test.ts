@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,5 +66,26 @@ describe('the built server and its PGlite image', () => {
     child = null;
     expect(await startAndReadOrigin()).toBe('existing');
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('does not import at start the packages that only some requests use (issue 13 item 5)', () => {
+    // The bundle's static imports (esbuild writes each `import … from "<package>";` at the start of a line):
+    // what Node loads before the server can listen. These packages are imported on first use (onFirstUse).
+    const imported = new Set(
+      [...readFileSync(SERVER, 'utf8').matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((m) => m[1]),
+    );
+    expect(imported).toContain('fastify');
+    for (const onFirstUse of [
+      'sharp',
+      'sharp-phash',
+      'file-type',
+      'tesseract.js',
+      'ioredis',
+      'web-push',
+      'nodemailer',
+      'pg',
+      'pg-boss',
+    ])
+      expect(imported, onFirstUse).not.toContain(onFirstUse);
   });
 });

@@ -18,7 +18,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-leads';
 import * as m0003 from './migrations/0003-lead-location';
@@ -353,8 +353,10 @@ export function connectDatabase(
       },
     };
   }
-  const pool = postgresPool(target.url, target.schema, limits, 10);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // pg loads with the first query (issue 13 item 5: never on the embedded database).
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: () => postgresPool(target.url, target.schema, limits, 10) }),
+  });
   return {
     db,
     kind: 'postgres',
@@ -367,7 +369,7 @@ export function connectDatabase(
       if (await isMigrated(db, target.schema)) return;
       const once = new Kysely<Database>({
         dialect: new PostgresDialect({
-          pool: postgresPool(target.url, target.schema, limits && { ...limits, queryTimeoutMs: 0 }, 1),
+          pool: () => postgresPool(target.url, target.schema, limits && { ...limits, queryTimeoutMs: 0 }, 1),
         }),
       });
       try {
@@ -386,12 +388,13 @@ export function connectDatabase(
  * (the server restarted, `pg_terminate_backend`), is reported as a process warning and dropped, never an
  * uncaught error. The SQL of a `preparedQuery` (db/prepared.ts) runs as a named prepared statement.
  */
-function postgresPool(
+async function postgresPool(
   url: string,
   schema: string | undefined,
   limits: DatabaseLimits | undefined,
   max: number,
-) {
+): Promise<Pool> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max,

@@ -1,9 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import sharp from 'sharp';
-import phash from 'sharp-phash';
 import { sharedAjv } from '../../schemas/ajv';
 import type {
   DeleteImageResult,
@@ -21,6 +18,7 @@ import type { ScreenImages } from '../screens/composer';
 import type { IdempotencyStep } from './idempotency';
 import type { ImageStorage, ServedFile } from './image-storage';
 import { LEAD_STATUS_DISCARDED, LEAD_STATUS_REMOVED, leadApiPath } from './leads';
+import { loadFileTypeFromBuffer, loadPhash, loadSharp } from './image-codecs';
 
 /** Largest photo accepted, in bytes (SPEC §5, §9: 10485760 bytes, 10 MB). */
 export const MAX_IMAGE_BYTES = 10_485_760;
@@ -361,6 +359,7 @@ export interface ProcessedImage {
  * @throws Error from sharp for a corrupt, truncated or oversized image.
  */
 export async function processImage(bytes: Buffer): Promise<ProcessedImage> {
+  const [sharp, phash] = await Promise.all([loadSharp(), loadPhash()]);
   const input = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
   const meta = await sharp(bytes, input).metadata();
   const width = meta.autoOrient?.width ?? meta.width;
@@ -741,7 +740,7 @@ export function createImageService(db: Kysely<Database>, options: ImageServiceOp
       const roomCategory = await roomCategoryFor(lead.id, input.category, input.roomCategory);
 
       const bytes = input.bytes ?? (await readLimited(input.file));
-      const type = await fileTypeFromBuffer(bytes);
+      const type = await (await loadFileTypeFromBuffer())(bytes);
       if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime))
         throw onboardError('ONB_IMAGE_FORMAT');
       const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Kysely, Transaction } from 'kysely';
 import type { IdType, KycDetails, KycDocument, LeadSection, Locale } from '../../schemas/generated/types';
 import type { Database, LeadKycDocumentRow } from '../db/schema';
@@ -20,6 +19,7 @@ import {
 } from './images';
 import type { TextRecogniser } from './ocr';
 import { normalisePhone } from './otp';
+import { loadFileTypeFromBuffer } from './image-codecs';
 
 /**
  * A document photo needs at least this many px on each side after the EXIF orientation (any orientation).
@@ -338,7 +338,7 @@ export function createKycService(db: Kysely<Database>, options: KycServiceOption
       if (!isIdType(input.idType)) throw onboardError('ONB_INVALID_INPUT', { field: 'id_type' });
 
       const bytes = input.bytes ?? (await readLimited(input.file, MAX_IMAGE_BYTES));
-      const type = await fileTypeFromBuffer(bytes);
+      const type = await (await loadFileTypeFromBuffer())(bytes);
       if (!type || !(IMAGE_MIME_TYPES as readonly string[]).includes(type.mime))
         throw onboardError('ONB_IMAGE_FORMAT');
       let processed: ProcessedImage;

@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { MessageTransport, OutgoingMessage } from './transport';
+import { onFirstUse } from '../on-first-use';
 
 /** Settings of the SMTP transport (from SMTP_URL and MAIL_FROM). */
 export interface SmtpSettings {
@@ -38,20 +38,25 @@ function maskAddress(to: string): string {
  */
 export function createSmtpTransport(settings: SmtpSettings): SmtpTransport {
   const timeoutMs = settings.timeoutMs ?? 10_000;
-  const mailer = nodemailer.createTransport({
-    url: settings.url,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    // nodemailer logs nothing unless asked; the route logs failures with the request id.
-    logger: false,
-  });
+  // nodemailer loads with the first e-mail (issue 13 item 5: not at every start).
+  const mailer = onFirstUse(async () =>
+    (await import('nodemailer')).default.createTransport({
+      url: settings.url,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+      // nodemailer logs nothing unless asked; the route logs failures with the request id.
+      logger: false,
+    }),
+  );
+  let made: Awaited<ReturnType<typeof mailer>> | null = null;
   return {
     kind: 'smtp',
     async send(msg: OutgoingMessage) {
       if (msg.channel !== 'email') throw new Error(`the SMTP transport sends e-mail, not ${msg.channel}`);
       try {
-        await mailer.sendMail({
+        made = await mailer();
+        await made.sendMail({
           from: settings.from,
           to: msg.to,
           subject: msg.subject ?? msg.text,
@@ -62,6 +67,6 @@ export function createSmtpTransport(settings: SmtpSettings): SmtpTransport {
         throw new Error(`SMTP delivery to ${maskAddress(msg.to)} failed: ${reason}`, { cause: err });
       }
     },
-    close: () => mailer.close(),
+    close: () => made?.close(),
   };
 }

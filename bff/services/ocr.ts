@@ -5,9 +5,11 @@
  * without a network. Images are prepared with sharp first (see {@link prepareForRecognition}).
  */
 import { createRequire } from 'node:module';
-import sharp, { type OutputInfo } from 'sharp';
-import Tesseract from 'tesseract.js';
+import type { OutputInfo } from 'sharp';
+import type Tesseract from 'tesseract.js';
 import { MAX_INPUT_PIXELS } from './images';
+import { onFirstUse } from '../on-first-use';
+import { loadSharp } from './image-codecs';
 
 /** The text read from one image. */
 export interface RecognisedText {
@@ -124,6 +126,7 @@ export function estimateSkewDegrees(pixels: Uint8Array, width: number, height: n
  * @throws UndecodableImageError when sharp cannot decode `image`.
  */
 export async function prepareForRecognition(image: Buffer, rotate: 0 | 90 | 180 | 270 = 0): Promise<Buffer> {
+  const sharp = await loadSharp();
   let grey: { data: Buffer; info: OutputInfo };
   try {
     grey = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -179,21 +182,27 @@ interface Slot {
  *   Tesseract return nothing for dark photos); 300 is about what a card filling the prepared image has;
  * - Tesseract's diagnostics ('Estimating resolution as …', 'Detected N diacritics') to /dev/null.
  */
-const RECOGNITION_PARAMETERS: Partial<Tesseract.WorkerParams> = {
-  tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT,
-  user_defined_dpi: '300',
-  debug_file: '/dev/null',
-};
+function recognitionParameters(tesseract: typeof Tesseract): Partial<Tesseract.WorkerParams> {
+  return {
+    tessedit_pageseg_mode: tesseract.PSM.SPARSE_TEXT,
+    user_defined_dpi: '300',
+    debug_file: '/dev/null',
+  };
+}
+
+/** tesseract.js, loaded with the first recognition (issue 13 item 5: not at every start). */
+const loadTesseract = onFirstUse(async () => (await import('tesseract.js')).default);
 
 /** Starts a Tesseract worker on the English model (LSTM engine), with no cache and no download. */
 async function startWorker(): Promise<Tesseract.Worker> {
-  const worker = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
+  const tesseract = await loadTesseract();
+  const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, {
     langPath: english.langPath,
     gzip: english.gzip,
     cacheMethod: 'none',
   });
   try {
-    await worker.setParameters(RECOGNITION_PARAMETERS);
+    await worker.setParameters(recognitionParameters(tesseract));
   } catch (err) {
     await worker.terminate();
     throw err;

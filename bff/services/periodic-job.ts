@@ -1,4 +1,5 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
+import { onFirstUse } from '../on-first-use';
 
 /** A task run in the background every so often until stopped (e.g. the analytics partitions' upkeep). */
 export interface PeriodicJob {
@@ -43,6 +44,9 @@ export function createInProcessJob(
   };
 }
 
+/** pg-boss, loaded when a job on PostgreSQL starts (issue 13 item 5: never on the embedded database). */
+export const loadPgBoss = onFirstUse(async () => (await import('pg-boss')).default);
+
 /** Options of {@link createPgBossJob}. */
 export interface PgBossJobOptions {
   /** PostgreSQL URL (DATABASE_URL). */
@@ -64,23 +68,25 @@ export interface PgBossJobOptions {
  * A failed run is not retried (the next slot runs again).
  */
 export function createPgBossJob(opts: PgBossJobOptions): PeriodicJob {
-  const boss = new PgBoss({
-    connectionString: opts.url,
-    schema: opts.schema ?? 'pgboss',
-    max: 1,
-    application_name: opts.queue,
-    schedule: false,
-  });
-  boss.on('error', opts.onError);
   const slotS = Math.max(1, Math.round(opts.everyMs / 1000));
   const pollS = Math.min(2, Math.max(0.5, opts.everyMs / 2000));
+  let boss: PgBoss | null = null;
   let timer: NodeJS.Timeout | null = null;
   const queueRun = () => {
-    boss.send(opts.queue, {}, { singletonKey: 'run', singletonSeconds: slotS }).catch(opts.onError);
+    boss?.send(opts.queue, {}, { singletonKey: 'run', singletonSeconds: slotS }).catch(opts.onError);
   };
   return {
     kind: 'pg-boss',
     async start() {
+      const PgBossClass = await loadPgBoss();
+      boss = new PgBossClass({
+        connectionString: opts.url,
+        schema: opts.schema ?? 'pgboss',
+        max: 1,
+        application_name: opts.queue,
+        schedule: false,
+      });
+      boss.on('error', opts.onError);
       await boss.start();
       await boss.createQueue(opts.queue, { name: opts.queue, policy: 'standard', retryLimit: 0 });
       await boss.work(opts.queue, { pollingIntervalSeconds: pollS }, async () => {
@@ -91,7 +97,7 @@ export function createPgBossJob(opts: PgBossJobOptions): PeriodicJob {
     },
     async stop() {
       if (timer) clearInterval(timer);
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await boss?.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
 }

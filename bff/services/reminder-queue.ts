@@ -1,6 +1,7 @@
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { createInProcessJob } from './periodic-job';
 import type { Reminders } from './reminders';
+import { loadPgBoss } from './periodic-job';
 
 /** pg-boss queue of reminder rounds: one job per REMINDER_CHECK_MS across every instance (throttled). */
 export const ROUND_QUEUE = 'reminder-round';
@@ -50,46 +51,53 @@ export interface PgBossSchedulerOptions {
  * reminder per period.
  */
 export function createPgBossScheduler(opts: PgBossSchedulerOptions): ReminderScheduler {
-  const boss = new PgBoss({
-    connectionString: opts.url,
-    schema: opts.schema ?? 'pgboss',
-    max: 2,
-    application_name: 'reminders',
-    schedule: false,
-  });
-  boss.on('error', opts.onError);
   const slotS = Math.max(1, Math.round(opts.everyMs / 1000));
   const pollS = Math.min(2, Math.max(0.5, opts.everyMs / 2000));
+  let boss: PgBoss | null = null;
   let timer: NodeJS.Timeout | null = null;
   const queueRound = () => {
-    boss.send(ROUND_QUEUE, {}, { singletonKey: 'round', singletonSeconds: slotS }).catch(opts.onError);
+    boss?.send(ROUND_QUEUE, {}, { singletonKey: 'round', singletonSeconds: slotS }).catch(opts.onError);
   };
   return {
     kind: 'pg-boss',
     async start() {
-      await boss.start();
-      await boss.createQueue(ROUND_QUEUE, { name: ROUND_QUEUE, policy: 'standard', retryLimit: 0 });
-      await boss.createQueue(SEND_QUEUE, {
+      const PgBossClass = await loadPgBoss();
+      const started = new PgBossClass({
+        connectionString: opts.url,
+        schema: opts.schema ?? 'pgboss',
+        max: 2,
+        application_name: 'reminders',
+        schedule: false,
+      });
+      boss = started;
+      started.on('error', opts.onError);
+      await started.start();
+      await started.createQueue(ROUND_QUEUE, { name: ROUND_QUEUE, policy: 'standard', retryLimit: 0 });
+      await started.createQueue(SEND_QUEUE, {
         name: SEND_QUEUE,
         policy: 'stately',
         retryLimit: 3,
         retryDelay: 60,
         retryBackoff: true,
       });
-      await boss.work(ROUND_QUEUE, { pollingIntervalSeconds: pollS }, async () => {
+      await started.work(ROUND_QUEUE, { pollingIntervalSeconds: pollS }, async () => {
         for (const due of await opts.reminders.findDue()) {
-          await boss.send(SEND_QUEUE, { user_id: due.userId }, { singletonKey: due.userId });
+          await started.send(SEND_QUEUE, { user_id: due.userId }, { singletonKey: due.userId });
         }
       });
-      await boss.work<{ user_id: string }>(SEND_QUEUE, { pollingIntervalSeconds: pollS }, async ([job]) => {
-        if (job) await opts.reminders.remind(job.data.user_id);
-      });
+      await started.work<{ user_id: string }>(
+        SEND_QUEUE,
+        { pollingIntervalSeconds: pollS },
+        async ([job]) => {
+          if (job) await opts.reminders.remind(job.data.user_id);
+        },
+      );
       queueRound();
       timer = setInterval(queueRound, opts.everyMs).unref();
     },
     async stop() {
       if (timer) clearInterval(timer);
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await boss?.stop({ graceful: true, wait: true, timeout: 5000 });
     },
   };
 }

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import { sql, type Kysely } from 'kysely';
-import webpush from 'web-push';
 import type { Locale } from '../../schemas/generated/types';
 import type { Database } from '../db';
 import { LEAD_STATUS_IN_PROGRESS } from './leads';
 import { fallbackLocale, isLocale } from './translations';
+import { onFirstUse } from '../on-first-use';
+
+/** web-push (VAPID signing and payload encryption), loaded with the first reminder sent (issue 13 item 5). */
+const loadWebPush = onFirstUse(async () => (await import('web-push')).default);
 
 /** The app's checklist page: a reminder's tap opens it for the property (SPEC §2 propertyOnboardTaskScreen). */
 export const CHECKLIST_PATH = '/propertyOnboard/task';
@@ -263,7 +266,7 @@ export function createReminders(opts: RemindersOptions): Reminders {
   ): Promise<number> {
     if (!vapid) return 0;
     try {
-      const details = webpush.generateRequestDetails(
+      const details = (await loadWebPush()).generateRequestDetails(
         { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
         JSON.stringify(payload),
         { vapidDetails: vapid, TTL: REMINDER_TTL_S, urgency: 'normal', contentEncoding: 'aes128gcm' },

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type { Client } from 'pg';
 import type { Database } from '../db';
 
 /** The PostgreSQL NOTIFY channel of the support chat; the payload is the owner's user id. */
@@ -70,11 +70,13 @@ export function createPostgresBus(
 ): SupportEventBus & { start(): Promise<void> } {
   const listeners = createListeners();
   const reconnectMs = opts.reconnectMs ?? 1000;
-  let client: pg.Client | null = null;
+  let client: Client | null = null;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
 
   async function connect(): Promise<void> {
+    // pg loads with the bus, on PostgreSQL only (issue 13 item 5).
+    const { default: pg } = await import('pg');
     const c = new pg.Client({ connectionString: url });
     c.on('notification', (msg) => {
       if (msg.channel === SUPPORT_CHANNEL && msg.payload) listeners.emit(msg.payload);
@@ -102,7 +104,7 @@ export function createPostgresBus(
     timer.unref();
   }
 
-  function retry(c: pg.Client) {
+  function retry(c: Client) {
     if (closed || client !== c) return;
     client = null;
     reconnectLater();

@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import sharp from 'sharp';
 import type { Config } from '../../config';
 import { createDatabaseImageStorage, type ImageStorage } from '../../services/image-storage';
 import { createImageService, loadImageRequirements, type ImageService } from '../../services/images';
@@ -23,18 +22,10 @@ export interface ImagesPluginOptions {
  * IMAGES_MIN_TOTAL; the server refuses to start when the file is not valid), files in
  * table stored_files (issue 14 item 1), the delete window of IMAGES_DELETE_WINDOW_MS, rejection texts from the
  * translations; every save of a lead's room categories brings its images task up to date in the same
- * transaction. libvips' operation cache is turned off: every upload is a new image, so caching only
- * holds memory. libvips works on each image with {@link SHARP_THREADS} thread (issue 13 item 7): each
- * thread of glibc's allocator keeps its own arena of freed memory, so the default of one per core left
- * +150 MB resident after 20 uploads of 10 MB, for no gain in the time of one photo on a 2-core server.
+ * transaction. sharp loads with the first photo, set up as `services/image-codecs.ts` says.
  */
-/** libvips threads per image (`sharp.concurrency`). */
-export const SHARP_THREADS = 1;
-
 export default fp<ImagesPluginOptions>(
   async (app, { config, now, storage }) => {
-    sharp.cache(false);
-    sharp.concurrency(SHARP_THREADS);
     const images = createImageService(app.db, {
       storage: storage ?? createDatabaseImageStorage(app.db),
       requirements: loadImageRequirements(config.imagesMinTotal),

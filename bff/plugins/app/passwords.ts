@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import type { Config } from '../../config';
-import { redisReady } from '../external/rate-limit';
+import { sharedCountersRedis } from '../external/rate-limit';
 import {
   createAttemptLimiter,
   createMemoryCounterStore,
@@ -28,17 +27,8 @@ export default fp<{ config: Config; now: () => number; nameSpace?: string }>(
   async (app, { config, now, nameSpace }) => {
     let store = createMemoryCounterStore(now);
     if (config.redisUrl) {
-      // No offline queue: while disconnected a command fails at once and the memory counters answer.
-      const redis = new Redis(config.redisUrl, {
-        connectTimeout: 1000,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-      });
-      redis.on('error', (err) => app.log.debug({ err }, 'password throttle redis error'));
-      await redisReady(redis);
-      app.addHook('onClose', async () => {
-        await redis.quit().catch(() => redis.disconnect());
-      });
+      // While disconnected a command fails at once and the memory counters answer.
+      const redis = await sharedCountersRedis(app, config.redisUrl, 'password throttle');
       store = createFallbackCounterStore(
         createRedisCounterStore(redis, `${nameSpace ?? 'onboard-'}passwords-`),
         store,

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { onboardError } from '../../errors';
 
 /** The result a rate-limit store reports for one counted request: the count in the window, ms left. */
@@ -107,19 +107,7 @@ export default fp<{
     if (max <= 0) return;
     let store: FastifyRateLimitStoreCtor | undefined;
     if (redisUrl) {
-      const redis = new Redis(redisUrl, {
-        connectTimeout: 1000,
-        maxRetriesPerRequest: 1,
-        // Fail at once while disconnected, so the per-instance fallback answers without waiting.
-        enableOfflineQueue: false,
-      });
-      redis.on('error', (err) => app.log.debug({ err }, 'rate-limit redis error'));
-      // Without an offline queue, a command sent before the first connection fails: wait for it (bounded by
-      // connectTimeout), so the first requests are counted in Redis, not per instance.
-      await redisReady(redis);
-      app.addHook('onClose', async () => {
-        await redis.quit().catch(() => redis.disconnect());
-      });
+      const redis = await sharedCountersRedis(app, redisUrl, 'rate-limit');
       const shared = new RedisStore(false, false, redis, nameSpace ?? 'onboard-rate-limit-');
       const local = new LocalStore(false, false);
       const fallback = new RedisWithLocalFallback(shared, local, app.log);
@@ -154,6 +142,25 @@ export default fp<{
   },
   { name: 'rate-limit' },
 );
+
+/**
+ * A Redis client of `url` for counters every instance shares (the rate limit, the password throttle), with
+ * ioredis loaded only then (issue 13 item 5: not at every start). No offline queue: while disconnected a
+ * command fails at once, so the per-instance fallback answers without waiting. Resolves once it is connected
+ * or its first attempt failed ({@link redisReady}, bounded by its 1 s connect timeout), so the first requests
+ * are counted in Redis, not per instance; quit when `app` closes. Its errors are logged at debug level, as
+ * `<what> redis error`.
+ */
+export async function sharedCountersRedis(app: FastifyInstance, url: string, what: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', (err) => app.log.debug({ err }, `${what} redis error`));
+  await redisReady(redis);
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
 
 /**
  * Resolves once `redis` is connected, or once its first attempt failed (then the per-instance fallback
