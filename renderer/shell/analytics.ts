@@ -60,8 +60,11 @@ export interface AnalyticsQueueOptions {
 
 /** A batching queue of analytics events; see the module comment. */
 export interface AnalyticsQueue {
-  /** Queues an event; starts the timer and page listeners on first use. Invalid names are dropped. */
-  log(event: string, properties?: Record<string, unknown>, screenId?: string): void;
+  /**
+   * Queues an event; starts the timer and page listeners on first use. Invalid names are dropped. `at`: when
+   * it happened, ms since the epoch (default: now).
+   */
+  log(event: string, properties?: Record<string, unknown>, screenId?: string, at?: number): void;
   /** Sends everything queued now (sendBeacon, else fetch keepalive), in batches of {@link MAX_BATCH}. */
   flush(): void;
   /** Sends what is queued (still under the old session), then starts a new analytics session (SPEC §8). */
@@ -159,7 +162,7 @@ export function createAnalyticsQueue(options: AnalyticsQueueOptions = {}): Analy
   };
 
   return {
-    log(event, properties = {}, screenId) {
+    log(event, properties = {}, screenId, at = now()) {
       if (!EVENT_NAME.test(event)) {
         dropped(`event ${event.slice(0, 64)}`);
         return;
@@ -169,7 +172,7 @@ export function createAnalyticsQueue(options: AnalyticsQueueOptions = {}): Analy
       queue.push({
         event,
         ...(Object.keys(props).length > 0 ? { properties: props } : {}),
-        at: new Date(now()).toISOString(),
+        at: new Date(at).toISOString(),
         ...(screenId ? { screen_id: screenId.slice(0, 100) } : {}),
         session_id: session,
       });
@@ -196,14 +199,16 @@ const queueOfApp = () => (appQueue ??= createAnalyticsQueue());
 
 /**
  * Queues an analytics event of the app (SPEC §9): `name` snake_case (≤64), `properties` scalar ids, flags
- * and counts (never personal data; see the module comment), `screenId` the screen it happened on.
+ * and counts (never personal data; see the module comment), `screenId` the screen it happened on, `at` when
+ * (ms since the epoch; default now). The app calls it through ./app-analytics, which loads this module.
  */
 export function logAnalyticsEvent(
   name: string,
   properties: Record<string, unknown> = {},
   screenId?: string,
+  at?: number,
 ): void {
-  queueOfApp().log(name, properties, screenId);
+  queueOfApp().log(name, properties, screenId, at);
 }
 
 /**

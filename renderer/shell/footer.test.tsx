@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/instance';
-import { logAnalyticsEvent } from './analytics';
+import { logAnalyticsEvent } from './app-analytics';
 import { Footer } from './footer';
 
-vi.mock('./analytics', () => ({ logAnalyticsEvent: vi.fn() }));
+vi.mock('./app-analytics', () => ({ logAnalyticsEvent: vi.fn() }));
 
 beforeEach(() => {
   vi.mocked(logAnalyticsEvent).mockClear();

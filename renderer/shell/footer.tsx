@@ -4,7 +4,7 @@ import BottomNavigation from '@mui/material/BottomNavigation';
 import Box from '@mui/material/Box';
 import BottomNavigationAction from '@mui/material/BottomNavigationAction';
 import Paper from '@mui/material/Paper';
-import { logAnalyticsEvent } from './analytics';
+import { logAnalyticsEvent } from './app-analytics';
 import AccountCircle from '@mui/icons-material/AccountCircle';
 import Apartment from '@mui/icons-material/Apartment';
 

@@ -35,7 +35,7 @@ import { rememberPendingRedirect, takeSignInTarget } from './pending-redirect';
 import { signOutLocally } from './session';
 import { SupportChatLauncher } from './support-chat/launcher';
 import { ToastHost } from './toast-host';
-import { logAnalyticsEvent } from './analytics';
+import { logAnalyticsEvent } from './app-analytics';
 import { pagePreloads, retryImport } from '../../widgets/retry-import';
 import { afterFirstPaint } from './first-paint';
 import brandLogo from '@brand/logo.svg?no-inline';

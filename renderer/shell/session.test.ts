@@ -13,11 +13,11 @@ import { loadGlobalInfo } from './session';
 import { STORAGE_KEYS } from '../state/storage-keys';
 import { SIGN_OUT_ENDPOINT } from './config';
 import { safeSignOutUrl, signOut } from './sign-out';
-import { clearAnalyticsUser } from './analytics';
+import { clearAnalyticsUser } from './app-analytics';
 import { globalInfo } from '../test-support/global-info';
 
-vi.mock('./analytics', async (original) => ({
-  ...(await original<typeof import('./analytics')>()),
+vi.mock('./app-analytics', async (original) => ({
+  ...(await original<typeof import('./app-analytics')>()),
   clearAnalyticsUser: vi.fn(),
 }));
 

@@ -6,7 +6,7 @@ import type { GlobalInfo } from '../../schemas/generated/types';
 import { apiRequest, extractErrorMessage } from '../api/client';
 import { GLOBAL_INFO_ENDPOINT } from './config';
 import { countryOfPath } from './country';
-import { clearAnalyticsUser } from './analytics';
+import { clearAnalyticsUser } from './app-analytics';
 
 /**
  * Global info at startup (SPEC §4, §7), stored in globalInfoAtom: `embedded`, the copy the server put in the

@@ -7,7 +7,7 @@ import { loginTypeAtom, pushToast, signedOutOnPurposeAtom } from '../state/atoms
 import { readStorage, STORAGE_KEYS } from '../state/storage-keys';
 import { apiRequest, extractErrorMessage } from '../api/client';
 import { ACTION_TOAST_MIN_MS, SIGN_OUT_ENDPOINT } from './config';
-import { clearAnalyticsUser } from './analytics';
+import { clearAnalyticsUser } from './app-analytics';
 import { signOutLocally } from './session';
 
 /**
