@@ -1,7 +1,6 @@
 import type PgBoss from 'pg-boss';
-import { createInProcessJob } from './periodic-job';
+import { createInProcessJob, loadPgBoss } from './periodic-job';
 import type { Reminders } from './reminders';
-import { loadPgBoss } from './periodic-job';
 
 /** pg-boss queue of reminder rounds: one job per REMINDER_CHECK_MS across every instance (throttled). */
 export const ROUND_QUEUE = 'reminder-round';
