@@ -4,10 +4,10 @@ import { rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { Worker } from 'node:worker_threads';
 import type { Database } from './schema';
 
 /** The repository's root (this file is bff/db/pglite-image.ts; the server bundle keeps that address). */

@@ -6,7 +6,10 @@ export interface AnalyticsCalls {
   clearAnalyticsUser(): void;
 }
 
-/** Calls kept while the analytics code loads (as many as its queue keeps events, MAX_QUEUED). */
+/**
+ * Calls kept while the analytics code loads: as many as its queue keeps events (./analytics `MAX_QUEUED`,
+ * written again here: importing it would bring that module back into the first page).
+ */
 export const MAX_KEPT_CALLS = 500;
 
 /**
