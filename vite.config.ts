@@ -57,6 +57,52 @@ function lazyTouchRipple(): Plugin {
 }
 
 /**
+ * MUI's InputBase (every text field) imports TextareaAutosize statically, though it draws it only for a
+ * multiline field, which no field of the first page is. Here InputBase gets widgets/textarea-autosize.tsx
+ * instead, which loads MUI's TextareaAutosize as a chunk of its own (≈1 KB gzip less on every page, issue 13
+ * item 2); the chunks that draw a multiline field fetch it with themselves. Only InputBase's import is replaced:
+ * the wrapper's own import reaches MUI's module.
+ */
+function lazyTextareaAutosize(): Plugin {
+  return {
+    name: 'lazy-textarea-autosize',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '../TextareaAutosize/index.mjs' &&
+        importer &&
+        /[\\/]@mui[\\/]material[\\/]InputBase[\\/]InputBase\.mjs$/.test(importer)
+      )
+        return `${here}widgets/textarea-autosize.tsx`;
+      return null;
+    },
+  };
+}
+
+/**
+ * MUI's NativeSelect imports the standard-variant `Input` for its default `input` prop, a module the app
+ * never draws: its only NativeSelect (widgets/input/text-field.tsx, the phone field's country) always passes
+ * an `OutlinedInput`. Here NativeSelect's import of `Input` resolves to `OutlinedInput`, which the page has
+ * anyway, so a NativeSelect without an `input` prop is outlined (≈1 KB gzip less on every page, issue 13
+ * item 2). Other imports of `Input` (MUI's TextField in lazy widgets) reach MUI's module.
+ */
+function nativeSelectOutlined(): Plugin {
+  return {
+    name: 'native-select-outlined',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '../Input/index.mjs' &&
+        importer &&
+        /[\\/]@mui[\\/]material[\\/]NativeSelect[\\/]NativeSelect\.mjs$/.test(importer)
+      )
+        return this.resolve('../OutlinedInput/index.mjs', importer, { skipSelf: true });
+      return null;
+    },
+  };
+}
+
+/**
  * MUI without its CSS-variables theme engine. The app's theme (renderer/shell/theme.ts) has no
  * `cssVariables` and no `colorSchemes`, and so does MUI's own default theme: for both, `createTheme` returns
  * `createThemeNoVars(...)` and `ThemeProvider` renders `ThemeProviderNoVars`. Both wrappers still import the
@@ -131,6 +177,8 @@ export default defineConfig(({ mode, isSsrBuild = false }) => {
       muiWithoutCssVariables(),
       reactRouterPureComponents(),
       lazyTouchRipple(),
+      nativeSelectOutlined(),
+      lazyTextareaAutosize(),
       react(),
       // Every text asset also as .br and .gz beside it, served by the BFF with @fastify/static's preCompressed
       // (issue 13 item 1); source maps are not served in production, so they are not compressed.

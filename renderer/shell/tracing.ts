@@ -12,10 +12,16 @@ import {
 } from '@opentelemetry/sdk-trace-web';
 import { onCLS, onINP, onLCP, type Metric } from 'web-vitals';
 import type { GlobalInfo } from '../../schemas/generated/types';
-import { ANALYTICS_ENDPOINT } from './analytics';
 
 /** A pattern matching `path` anywhere in a URL (its characters taken literally). */
 const pathPattern = (path: string) => new RegExp(path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
+/**
+ * The analytics beacons' endpoint (./analytics `ANALYTICS_ENDPOINT`), read from the same build-time constant
+ * rather than imported: an import would make ./analytics a chunk shared by this one and the app's deferred
+ * analytics, fetched through one more file after every first paint (issue 13 item 2).
+ */
+const ANALYTICS_ENDPOINT: string = import.meta.env.VITE_ANALYTICS_ENDPOINT;
 
 /**
  * Performance tracing in the browser (issue 15 item 4), started when global info carries `tracing` (the

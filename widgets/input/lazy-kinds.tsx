@@ -2,15 +2,19 @@ import { lazy, type ReactElement } from 'react';
 import type { InputContents } from '../../schemas/generated/types';
 import { FieldLoading } from './field-loading';
 import { lazyModule, pagePreloads } from '../retry-import';
+import { loadTextareaAutosize } from '../textarea-autosize';
 import type { ContentsCode, WidgetProps } from '../widget-props';
 
 /**
  * The input kinds of ./kinds.tsx (multiline, number, text with a KYC identifier), a chunk of its own: no
  * sign-in screen draws them, so the first page does not carry them (issue 13 item 2). The engine fetches it
  * before it draws a screen with such a field ({@link ContentsCode}: {@link prepareKinds}), so that screen
- * draws it whole in its first render.
+ * draws it whole in its first render. It comes with MUI's TextareaAutosize (../textarea-autosize.tsx), which the
+ * multiline field draws.
  */
-const kindsModule = lazyModule(() => import('./kinds'));
+const kindsModule = lazyModule(() =>
+  Promise.all([import('./kinds'), loadTextareaAutosize()]).then(([kinds]) => kinds),
+);
 
 /** Whether `contents` is one of the kinds of ./kinds.tsx. */
 export function isLazyKind(contents: Pick<InputContents, 'kind' | 'identifier'>): boolean {
