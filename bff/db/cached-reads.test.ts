@@ -54,6 +54,26 @@ describe('reads answered from memory until the next write (issue 13 item 6)', ()
     expect(again.body).toBe('second');
   });
 
+  it('hands out deep copies of JSON values and dates, each a Date', async () => {
+    const read = () =>
+      sql<{
+        data: { rooms: { name: string }[] };
+        at: Date;
+      }>`select '{"rooms":[{"name":"Deluxe"}]}'::jsonb as data, '2026-12-01T10:00:00Z'::timestamptz as at`.execute(
+        db,
+      );
+    await read();
+    const hitsBefore = stats().hits;
+    const first = (await read()).rows[0]!;
+    expect(stats().hits).toBe(hitsBefore + 1);
+    expect(first.at).toBeInstanceOf(Date);
+    first.data.rooms[0]!.name = 'changed by a caller';
+    first.at.setUTCFullYear(2000);
+    const again = (await read()).rows[0]!;
+    expect(again.data).toEqual({ rooms: [{ name: 'Deluxe' }] });
+    expect(again.at.toISOString()).toBe('2026-12-01T10:00:00.000Z');
+  });
+
   it('a rolled-back write leaves no read of it behind, and reads inside a transaction see its writes', async () => {
     await expect(
       db.transaction().execute(async (trx) => {
