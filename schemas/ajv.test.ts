@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAjv } from './ajv';
+import { createAjv, sharedAjv } from './ajv';
+import { listSchemaFiles } from './tools/schema-files';
 
 describe('createAjv identifier formats', () => {
   const ajv = createAjv();
@@ -28,5 +29,19 @@ describe('createAjv identifier formats', () => {
     expect(validate({ pan: 'ABCPE1234F', gstin: '29AAGCB7383J1Z4' })).toBe(true);
     expect(validate({ pan: 'ABCPE1234', gstin: '29AAGCB7383J1Z5' })).toBe(false);
     expect(validate.errors?.map((e) => e.instancePath)).toEqual(['/pan', '/gstin']);
+  });
+});
+
+describe('the schemas against the JSON Schema meta-schema', () => {
+  it('every schema of schemas/ passes it (the shared instance skips that check at start)', () => {
+    const ajv = createAjv();
+    for (const f of listSchemaFiles()) {
+      expect(ajv.validateSchema(f.schema), `${f.id}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    }
+  });
+
+  it('a schema that breaks it is refused by the default instance, as a build would refuse it', () => {
+    expect(() => createAjv().addSchema({ type: 'strin' }, 'broken.schema.json')).toThrow(/schema is invalid/);
+    expect(() => sharedAjv().compile({ type: 'strin' })).toThrow();
   });
 });

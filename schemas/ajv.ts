@@ -68,7 +68,10 @@ let shared: SchemaValidator | undefined;
  * The process's one ajv of {@link createAjv}'s defaults, made on first use (issue 13 item 5: each new
  * instance re-reads and re-checks every schema, ≈150 ms of CPU, and the server made ten at start). For
  * `getSchema(id)` and `compile(schema)` only: never add schemas, keywords or formats to it.
+ * Its schemas are not checked against the meta-schema as they are added (≈90 of its ≈100 ms at every start):
+ * every build checks them so (`npm run gen:validators` compiles them all with {@link createAjv}'s defaults, and
+ * schemas/ajv.test.ts does too), and compiling a schema still applies ajv's strict checks.
  */
 export function sharedAjv(): SchemaValidator {
-  return (shared ??= createAjv());
+  return (shared ??= createAjv({ validateSchema: false }));
 }

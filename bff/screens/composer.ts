@@ -212,12 +212,14 @@ export function chooseVariant<V extends { def: ScreenDefinition }>(
  * screen's file (fragments of `dir`, the schema, the analytics catalogue), whose `screen_id` is the screen it
  * varies and whose `variant.name` is `<name>`. The screen must exist (`known`) and the variant may not change
  * whether it is `public`. Returns them by screen_id, in file name order; with `only`, those of that screen.
+ * `schemaChecked` as {@link checkDefinition}'s.
  * @throws ScreenDefinitionError naming the variant's file and JSON path.
  */
 export function readVariants(
   dir: string,
   base: (id: string) => ScreenDefinition | undefined,
   only?: string,
+  schemaChecked = false,
 ): Map<string, LoadedVariant[]> {
   const out = new Map<string, LoadedVariant[]>();
   const folder = join(dir, 'variants');
@@ -239,7 +241,7 @@ export function readVariants(
     } catch (err) {
       throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
     }
-    const def = checkDefinition(file, json, fragments, screenId);
+    const def = checkDefinition(file, json, fragments, screenId, schemaChecked);
     if (def.variant?.name !== variantName)
       throw new ScreenDefinitionError(file, '/variant/name', `must be '${variantName}', as in the file name`);
     if ((def.public === true) !== (screen.public === true))
@@ -249,13 +251,25 @@ export function readVariants(
   return out;
 }
 
-const ajv = sharedAjv();
-const validateDefinition = ajv.getSchema('screen-definition.schema.json') as ValidateFunction;
-const validatePayload = ajv.getSchema('screen.schema.json') as ValidateFunction;
+/**
+ * The validator of schema `id`, compiled at its first use (issue 13 item 5): a server whose definitions passed
+ * the check before (bff/app.ts `loadDefaultScreenCatalogue`) never validates a definition at start, and the
+ * screen schema is first needed by a request; compiled at import, the two took ≈100–160 ms of every start.
+ */
+function compiledOnFirstUse(id: string): () => ValidateFunction {
+  let compiled: ValidateFunction | undefined;
+  return () => {
+    compiled ??= sharedAjv().getSchema(id);
+    if (!compiled) throw new Error(`no schema ${id}`);
+    return compiled;
+  };
+}
+const definitionValidator = compiledOnFirstUse('screen-definition.schema.json');
+const payloadValidator = compiledOnFirstUse('screen.schema.json');
 const contentValidators = new Map<string, ValidateFunction>();
 function contentValidator(widgetType: string): ValidateFunction | undefined {
   if (!contentValidators.has(widgetType)) {
-    const v = ajv.getSchema(`widgets/${widgetType}.schema.json`);
+    const v = sharedAjv().getSchema(`widgets/${widgetType}.schema.json`);
     if (v) contentValidators.set(widgetType, v as ValidateFunction);
   }
   return contentValidators.get(widgetType);
@@ -488,7 +502,7 @@ function checkWidget(file: string, widget: WidgetEnvelope, path: string): void {
  * without loading those validators. Never throws.
  */
 export function passesClientChecks(payload: ScreenPayload): boolean {
-  if (!validatePayload(payload)) return false;
+  if (!payloadValidator()(payload)) return false;
   const valid = (widget: WidgetEnvelope): boolean => {
     const validate = contentValidator(widget.widget_type);
     if (!validate || !validate(widget.contents)) return false;
@@ -571,7 +585,8 @@ function composeChecked(
   const miss = scope.missing[0];
   if (miss) throw new ScreenDefinitionError(file, miss.path, `translation key '${miss.key}' not found`);
   // Errors name the definition's path of the widget (and the $each item), not its place in the payload.
-  if (validate && !validatePayload(payload)) {
+  const validatePayload = validate ? payloadValidator() : null;
+  if (validatePayload && !validatePayload(payload)) {
     const [p, msg] = firstError(validatePayload.errors);
     const at = /^\/widget_list\/(\d+)(.*)$/.exec(p);
     const source = at ? composed[Number(at[1])] : undefined;
@@ -617,6 +632,8 @@ function relocate(err: unknown, file: string, def: ScreenDefinition): unknown {
  * checked against schemas/screen-definition.schema.json and, when `expectedId` is given, its `screen_id`,
  * and its analytics blocks against the event catalogue (bff/screens/data/analytics-events.json).
  * `file` names the document in errors. Composing it for contexts is the next check ({@link composeDefinition}).
+ * `schemaChecked`: the same document passed this check before (the catalogue's stamp, bff/app.ts), so it is not
+ * validated against the schema again; every other step runs.
  * @throws ScreenDefinitionError naming the file (a fragment's, when the problem is in one) and JSON path.
  */
 export function checkDefinition(
@@ -624,10 +641,12 @@ export function checkDefinition(
   json: unknown,
   fragments: FragmentSource,
   expectedId?: string,
+  schemaChecked = false,
 ): ScreenDefinition {
   const expansion = expandFragments(file, json, fragments);
   const expanded = expansion.value;
-  if (!validateDefinition(expanded)) {
+  const validateDefinition = schemaChecked ? null : definitionValidator();
+  if (validateDefinition && !validateDefinition(expanded)) {
     // A widget_list item is a widget or an $each: of the two branches' errors, the deepest is the one
     // about what the author wrote (e.g. /widget_list/3/do/id rather than "must have required property 'id'").
     const deepest = [...(validateDefinition.errors ?? [])].sort(
@@ -654,12 +673,14 @@ export function checkDefinition(
 }
 
 /**
- * Reads and checks one definition file ({@link checkDefinition}); its fragments are read from the same
- * folder (`<folder>/<fragment name>.json`) unless `fragments` is given. @throws ScreenDefinitionError
+ * Reads and checks one definition file ({@link checkDefinition}, `schemaChecked` as there); its fragments are
+ * read from the same folder (`<folder>/<fragment name>.json`) unless `fragments` is given.
+ * @throws ScreenDefinitionError
  */
 export function readDefinition(
   file: string,
   fragments: FragmentSource = fileFragments(dirname(file)),
+  schemaChecked = false,
 ): ScreenDefinition {
   let json: unknown;
   try {
@@ -667,7 +688,7 @@ export function readDefinition(
   } catch (err) {
     throw new ScreenDefinitionError(file, '', `not valid JSON: ${(err as Error).message}`);
   }
-  return checkDefinition(file, json, fragments, basename(file, '.json'));
+  return checkDefinition(file, json, fragments, basename(file, '.json'), schemaChecked);
 }
 
 /**
@@ -742,19 +763,23 @@ export function checkDefinitionAgainstContexts(
 export function loadScreenCatalogue(opts: {
   dir: string;
   translate: Translate;
-  /** false: the definitions are only read, not composed against the fixture contexts (checked before). */
+  /**
+   * false: the definitions are only read, neither validated against the schema nor composed against the
+   * fixture contexts (checked before, on the same files).
+   */
   check?: boolean;
 }): ScreenCatalogue {
+  const schemaChecked = opts.check === false;
   const defs = new Map<string, { file: string; def: ScreenDefinition }>();
   const files = readdirSync(opts.dir)
     .filter((n) => n.endsWith('.json'))
     .sort();
   for (const name of files) {
     const file = join(opts.dir, name);
-    const def = readDefinition(file);
+    const def = readDefinition(file, undefined, schemaChecked);
     defs.set(def.screen_id, { file, def });
   }
-  const variants = readVariants(opts.dir, (id) => defs.get(id)?.def);
+  const variants = readVariants(opts.dir, (id) => defs.get(id)?.def, undefined, schemaChecked);
   const contexts = opts.check === false ? {} : loadFixtureContexts(opts.dir);
   const all = [...defs.values(), ...[...variants.values()].flat()];
   // A variant is checked against every fixture context, whether or not its `when` holds there.
