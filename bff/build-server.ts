@@ -2,8 +2,9 @@
  * `npm run build:server` (part of `npm run build`, issue 13 item 5): what `npm run serve` starts without
  * compiling TypeScript at start.
  * 1. `dist/server/server.js`: bff/server.ts and every module of the repository it imports, bundled by
- *    esbuild into ES modules for Node 20 (code loaded on first use, e.g. the contract PDF engine, stays in
- *    chunks of its own). npm packages are not bundled (native and WebAssembly ones such as sharp and PGlite
+ *    esbuild into ES modules for Node 20, with the npm packages it imports statically ({@link bundledPackages}:
+ *    one file for Node to read and compile instead of hundreds to resolve; native, WebAssembly and
+ *    hook-instrumented ones, and those loaded on first use, such as sharp, PGlite and the contract PDF engine,
  *    load from node_modules as they are). Each module's `import.meta.url` keeps the address of its source
  *    file, so the files it reads beside itself (screen definitions, locales, schemas, fonts) are found as
  *    under tsx.
@@ -46,10 +47,54 @@ const keepSourceUrls: Plugin = {
   },
 };
 
+/**
+ * Packages the server bundle leaves in node_modules although they are imported statically: PGlite (its
+ * WebAssembly and data files beside its module) and its Kysely dialect, argon2 (a native addon), pino (its
+ * transports run files of their own in worker threads: pino-pretty in development) and OpenTelemetry (its
+ * hooks wrap the modules Node loads, issue 15 item 4).
+ */
+const KEPT_IN_NODE_MODULES: readonly (string | RegExp)[] = [
+  '@electric-sql/pglite',
+  'kysely-pglite-dialect',
+  '@node-rs/argon2',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  /^@opentelemetry\//,
+  '@fastify/otel',
+];
+
+/** The npm package of a bare import (`@scope/name` or `name`), without the path inside it. */
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/**
+ * The npm packages a server module imports statically, and theirs, bundled into it (issue 13 item 5: Node's
+ * resolving, reading and compiling of each package's files took ≈0.4 s of every start before listen, measured:
+ * existing folder to /readyz 2.96–3.00 → 2.47–2.72 s). Left to Node: every package imported dynamically (loaded
+ * on first use, bff/on-first-use.ts, and found by its own path: fonts, the gazetteer, the OCR data) and
+ * {@link KEPT_IN_NODE_MODULES}. Bundled CommonJS calls `require` for Node's built-ins: the banner of
+ * `serverBundle` gives the ES module one.
+ */
+const bundledPackages: Plugin = {
+  name: 'bundled-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return undefined;
+      const name = packageOf(args.path);
+      const kept = KEPT_IN_NODE_MODULES.some((k) => (typeof k === 'string' ? k === name : k.test(name)));
+      return kept || args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+
 const started = performance.now();
 /**
- * What every server bundle shares: ES modules for Node 20 directly in dist/server, npm packages left in
- * node_modules. One self-contained file per entry: `keepSourceUrls` writes each module's source address
+ * What every server bundle shares: ES modules for Node 20 directly in dist/server, npm packages bundled as
+ * {@link bundledPackages} says. One self-contained file per entry: `keepSourceUrls` writes each module's source address
  * relative to that folder, which a module moved into a shared chunk (dist/server/chunks) would resolve from
  * the wrong place (the PGlite image was not found, and an empty folder ran initdb).
  */
@@ -60,21 +105,25 @@ const serverBundle = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   sourcemap: 'linked',
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 } as const satisfies BuildOptions;
 
 await build({
   ...serverBundle,
   entryPoints: { server: join(root, 'bff', 'server.ts'), migrate: join(root, 'bff', 'migrate.ts') },
   logLevel: 'warning',
-  plugins: [keepSourceUrls],
+  plugins: [keepSourceUrls, bundledPackages],
 });
 // The tracing preload (issue 15 item 4): `node --import ./dist/server/instrument.js` runs it before the
 // server, and it loads tracing.js (OpenTelemetry) only when tracing is on. Built without `keepSourceUrls`:
-// instrument.js finds tracing.js beside itself.
+// instrument.js finds tracing.js beside itself. Its packages stay in node_modules: OpenTelemetry's hooks must
+// be the ones Node's loader calls.
 await build({
   ...serverBundle,
+  packages: 'external',
   entryPoints: {
     instrument: join(root, 'bff', 'telemetry', 'instrument.ts'),
     tracing: join(root, 'bff', 'telemetry', 'tracing.ts'),
