@@ -19,6 +19,8 @@ export function createAjv(
     unicode?: boolean;
     logger?: false;
     validateFormats?: boolean;
+    /** false: schemas are not checked against the JSON Schema meta-schema as they are added (default true). */
+    validateSchema?: boolean;
     /** Keep the enums of schemas/screen-vocabulary.schema.json, as an editor checks a definition. */
     editorVocabulary?: boolean;
   } = {},
