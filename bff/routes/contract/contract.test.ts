@@ -485,7 +485,10 @@ describe("contract in the owner's language", () => {
     expect(text).toContain('12 मरीन ड्राइव, पुणे, 122018, भारत');
     expect(text).toContain('आशा सेन');
     expect(text).toContain(`${t('screens.contract.labels.total_fee')}: 21%`);
-    expect(text).toContain(formatDate(new Date(), 'hi'));
+    // Today's date may hold such a sign (दिसंबर, December: 'दिस॰'), which pdf.js reads before its consonant
+    // ('िदस॰'): the date is compared with the vowel sign ि left out on both sides.
+    const withoutPreBaseI = (s: string) => s.replaceAll('\u093F', '');
+    expect(withoutPreBaseI(text)).toContain(withoutPreBaseI(formatDate(new Date(), 'hi')));
     expect(text).toContain(t('screens.property_types.sub.boutique_hotel'));
     expect(text).not.toMatch(noCodes);
     // Left-aligned: lines end before the right margin, short ones well before it.
