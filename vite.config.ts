@@ -35,72 +35,63 @@ function reactRouterPureComponents(): Plugin {
 }
 
 /**
- * MUI's ButtonBase (every Button, IconButton…) imports its TouchRipple statically, though it draws it only from
- * a button's first press or keyboard focus on. Here ButtonBase gets renderer/shell/touch-ripple.tsx instead,
- * which loads MUI's TouchRipple as a chunk of its own (≈2 KB gzip less on every page, issue 13 item 2). Only
- * ButtonBase's import is replaced: the wrapper's own import reaches MUI's module.
+ * One import of one MUI module answered with another module: `source` as MUI's `importer` (its path under
+ * @mui/material, e.g. `ButtonBase/ButtonBase.mjs`) writes it, resolved to `target` (a file of this repository
+ * from its root, or a path beside `importer`). Every other import of the same module reaches MUI's.
  */
-function lazyTouchRipple(): Plugin {
+function muiImportReplaced(name: string, importer: string, source: string, target: string): Plugin {
+  const suffix = `/@mui/material/${importer}`;
   return {
-    name: 'lazy-touch-ripple',
+    name,
     enforce: 'pre',
-    resolveId(source, importer) {
-      if (
-        source === './TouchRipple.mjs' &&
-        importer &&
-        /[\\/]@mui[\\/]material[\\/]ButtonBase[\\/]ButtonBase\.mjs$/.test(importer)
-      )
-        return `${here}renderer/shell/touch-ripple.tsx`;
-      return null;
+    resolveId(asked, from) {
+      if (asked !== source || !from?.replaceAll('\\', '/').endsWith(suffix)) return null;
+      return target.startsWith('.') ? this.resolve(target, from, { skipSelf: true }) : `${here}${target}`;
     },
   };
 }
 
 /**
+ * MUI's ButtonBase (every Button, IconButton…) imports its TouchRipple statically, though it draws it only from
+ * a button's first press or keyboard focus on. Here ButtonBase gets renderer/shell/touch-ripple.tsx instead,
+ * which loads MUI's TouchRipple as a chunk of its own (≈2 KB gzip less on every page, issue 13 item 2).
+ */
+const lazyTouchRipple = () =>
+  muiImportReplaced(
+    'lazy-touch-ripple',
+    'ButtonBase/ButtonBase.mjs',
+    './TouchRipple.mjs',
+    'renderer/shell/touch-ripple.tsx',
+  );
+
+/**
  * MUI's InputBase (every text field) imports TextareaAutosize statically, though it draws it only for a
  * multiline field, which no field of the first page is. Here InputBase gets widgets/textarea-autosize.tsx
- * instead, which loads MUI's TextareaAutosize as a chunk of its own (≈1 KB gzip less on every page, issue 13
- * item 2); the chunks that draw a multiline field fetch it with themselves. Only InputBase's import is replaced:
- * the wrapper's own import reaches MUI's module.
+ * instead, which loads MUI's TextareaAutosize as a chunk of its own (≈0.6 KB gzip less on every page, issue 13
+ * item 2); the chunks that draw a multiline field fetch it with themselves.
  */
-function lazyTextareaAutosize(): Plugin {
-  return {
-    name: 'lazy-textarea-autosize',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (
-        source === '../TextareaAutosize/index.mjs' &&
-        importer &&
-        /[\\/]@mui[\\/]material[\\/]InputBase[\\/]InputBase\.mjs$/.test(importer)
-      )
-        return `${here}widgets/textarea-autosize.tsx`;
-      return null;
-    },
-  };
-}
+const lazyTextareaAutosize = () =>
+  muiImportReplaced(
+    'lazy-textarea-autosize',
+    'InputBase/InputBase.mjs',
+    '../TextareaAutosize/index.mjs',
+    'widgets/textarea-autosize.tsx',
+  );
 
 /**
  * MUI's NativeSelect imports the standard-variant `Input` for its default `input` prop, a module the app
  * never draws: its only NativeSelect (widgets/input/text-field.tsx, the phone field's country) always passes
  * an `OutlinedInput`. Here NativeSelect's import of `Input` resolves to `OutlinedInput`, which the page has
- * anyway, so a NativeSelect without an `input` prop is outlined (≈1 KB gzip less on every page, issue 13
+ * anyway, so a NativeSelect without an `input` prop is outlined (≈0.55 KB gzip less on every page, issue 13
  * item 2). Other imports of `Input` (MUI's TextField in lazy widgets) reach MUI's module.
  */
-function nativeSelectOutlined(): Plugin {
-  return {
-    name: 'native-select-outlined',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (
-        source === '../Input/index.mjs' &&
-        importer &&
-        /[\\/]@mui[\\/]material[\\/]NativeSelect[\\/]NativeSelect\.mjs$/.test(importer)
-      )
-        return this.resolve('../OutlinedInput/index.mjs', importer, { skipSelf: true });
-      return null;
-    },
-  };
-}
+const nativeSelectOutlined = () =>
+  muiImportReplaced(
+    'native-select-outlined',
+    'NativeSelect/NativeSelect.mjs',
+    '../Input/index.mjs',
+    '../OutlinedInput/index.mjs',
+  );
 
 /**
  * MUI without its CSS-variables theme engine. The app's theme (renderer/shell/theme.ts) has no
