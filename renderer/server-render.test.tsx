@@ -5,6 +5,7 @@
  * it leaves to the browser. The page around it and its hydration: bff/plugins/external/first-screen-page.test.ts
  * and e2e/first-paint.spec.ts.
  */
+import { executionAsyncId } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import type { EmbeddedScreen } from '../schemas/app/first-screen';
 import type { InputContents } from '../schemas/generated/types';
@@ -38,7 +39,16 @@ function signUp(locale: EmbeddedScreen['locale'] = 'en-GB'): EmbeddedScreen {
   };
 }
 
+/** The async id a promise callback runs with: 0 while Node's async hooks are off, as they are until an AsyncLocalStorage runs. */
+const promiseAsyncId = () => Promise.resolve().then(() => executionAsyncId());
+
 describe('renderFirstScreen', () => {
+  it("leaves Node's async hooks off: every later request of the process would pay for them (issue 13 item 6)", async () => {
+    expect(await promiseAsyncId()).toBe(0);
+    expect(await renderFirstScreen('/propertyOnboard/sign_up', signUp())).not.toBeNull();
+    expect(await promiseAsyncId()).toBe(0);
+  });
+
   it('draws the page around its screen, its controls inside one disabled fieldset', async () => {
     const drawn = await renderFirstScreen('/propertyOnboard/sign_up', signUp());
     expect(drawn).not.toBeNull();

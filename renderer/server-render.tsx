@@ -2,7 +2,12 @@ import createCache from '@emotion/cache';
 import createEmotionServer from '@emotion/server/create-instance';
 import { createStore } from 'jotai';
 import type { ReactNode } from 'react';
-import { prerenderToNodeStream } from 'react-dom/static';
+// The browser build of React's static renderer, not its Node build: the Node build runs each drawing inside an
+// AsyncLocalStorage, which turns Node's async hooks on for the rest of the process on its first page, and every
+// later request of every route then pays an init hook per promise and tick (the sign-up screen 62 → 34–41 % of the
+// hello-world after the bench's Lighthouse phase; a CPU profile showed `emitInitScript`, `nextTick` 7 %). This build
+// keeps its request in a variable while it works, and gives the markup as a web ReadableStream of bytes.
+import { prerender } from 'react-dom/static.browser';
 import { StaticRouter } from 'react-router';
 import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
 import { parseAppPath } from '../schemas/app/routes';
@@ -140,12 +145,17 @@ async function drawOnce(
     <StaticRouter location={url}>{children}</StaticRouter>
   );
   // Given up when the server stops waiting for it (DRAWING_LIMIT_MS from the drawing's start).
-  const { prelude } = await prerenderToNodeStream(
+  const { prelude } = await prerender(
     <App store={store} emotionCache={cache} router={router} probe={PHONE} serverDrawn />,
     { signal },
   );
   let markup = '';
-  for await (const chunk of prelude) markup += String(chunk);
+  const decoder = new TextDecoder();
+  const reader = prelude.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    markup += decoder.decode(r.value, { stream: true });
+  }
+  markup += decoder.decode();
   // React puts what it hoists (`<link rel="preload">` of the logo) before the markup when the tree has no
   // <head> of its own: it belongs to the page's head.
   const hoisted = /^(?:<link\b[^>]*\/?>)+/.exec(markup)?.[0] ?? '';
