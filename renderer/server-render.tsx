@@ -4,9 +4,10 @@ import { createStore } from 'jotai';
 import type { ReactNode } from 'react';
 // The browser build of React's static renderer, not its Node build: the Node build runs each drawing inside an
 // AsyncLocalStorage, which turns Node's async hooks on for the rest of the process on its first page, and every
-// later request of every route then pays an init hook per promise and tick (the sign-up screen 62 → 34–41 % of the
-// hello-world after the bench's Lighthouse phase; a CPU profile showed `emitInitScript`, `nextTick` 7 %). This build
-// keeps its request in a variable while it works, and gives the markup as a web ReadableStream of bytes.
+// later request of every route then pays an init hook per promise and tick (a CPU profile of the sign-up screen
+// after the bench's Lighthouse phase: `emitInitScript` under every tick, `nextTick` 7 % self; the throughput lost
+// there is not all from this). This build keeps its request in a variable while it works, and gives the markup as
+// a web ReadableStream of bytes.
 import { prerender } from 'react-dom/static.browser';
 import { StaticRouter } from 'react-router';
 import { DEFAULT_LOCALE, directionOf } from '../schemas/app/languages';
