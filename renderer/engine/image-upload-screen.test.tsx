@@ -180,7 +180,8 @@ describe('image_uploader on a screen', () => {
     render(page());
     const list = await screen.findByRole('list', { name: 'Rooms' });
     expect(within(list).getByRole('listitem', { name: 'Photo 1' })).toHaveTextContent('Accepted');
-    expect(manager.items(contents.endpoint, 'room')[0]!.is_in_background).toBe(false);
+    // The widget watches the manager from an effect, which React runs after the paint that showed the list.
+    await waitFor(() => expect(manager.items(contents.endpoint, 'room')[0]!.is_in_background).toBe(false));
   });
 
   it('shows a refused portrait without sending it', async () => {
