@@ -151,7 +151,16 @@ await app.listen({ port: ${helloPort}, host: '127.0.0.1' });`;
 /** The hello-world, once started (stopped at the end whatever happens). */
 const running: { hello: Awaited<ReturnType<typeof startHello>> | null } = { hello: null };
 const server = await startServer(port, { RATE_LIMIT_MAX: '0' });
+/**
+ * The sign-up ratio on the same server before it has served any browser (bench/README.md, "The sign-up ratio on
+ * a server that has served browsers"): measured first when a browser part runs before the load part.
+ */
+let beforeBrowsers: SignUpRatio | null = null;
 try {
+  if (parts.has('load') && (parts.has('size') || parts.has('lighthouse'))) {
+    running.hello = await startHello();
+    beforeBrowsers = await signUpRatio(running.hello.url, server.url);
+  }
   // 3. Client JS of the sign-in route in Debian's Chromium on a mobile profile: every script the page
   //    loads, decoded (raw), gzip level 9 of each, and the bytes actually transferred (as served).
   if (parts.has('size')) await measureSignInJs(server.url);
@@ -314,25 +323,43 @@ async function lighthouseRun(
   return f;
 }
 
-async function measureLoad(server: BenchServer): Promise<void> {
-  const hello = await startHello();
-  running.hello = hello;
-  // The two share the machine's cores with autocannon, and a run of either swings by ±15 % from one run to the
-  // next on a shared machine: the ratio is the median of RATIO_PAIRS interleaved pairs (hello, then sign-up).
+/** The sign-up screen's throughput against the hello-world's: the median of {@link RATIO_PAIRS} pairs. */
+interface SignUpRatio {
+  /** The hello-world's figures of the median pair. */
+  hello: LoadFigures;
+  /** The sign-up screen's figures of the median pair, with the highest p99 and the errors of all pairs. */
+  signUp: LoadFigures;
+  /** sign-up req/s ÷ hello-world req/s of each pair, % with one decimal, joined by " / ". */
+  ratios: string;
+}
+
+/**
+ * The two share the machine's cores with autocannon, and a run of either swings by ±15 % from one run to the next
+ * on a shared machine: the ratio is the median of RATIO_PAIRS interleaved pairs (hello, then sign-up), 50
+ * connections each.
+ */
+async function signUpRatio(helloUrl: string, serverUrl: string): Promise<SignUpRatio> {
   const pairs: { hello: LoadFigures; signUp: LoadFigures; ratio: number }[] = [];
   for (let i = 0; i < RATIO_PAIRS; i++) {
-    const h = await load(hello.url, 50);
-    const s = await load(`${server.url}/hms_ms/api/v1/screens/sign_up`, 50);
+    const h = await load(helloUrl, 50);
+    const s = await load(`${serverUrl}/hms_ms/api/v1/screens/sign_up`, 50);
     pairs.push({ hello: h, signUp: s, ratio: h.rps > 0 ? s.rps / h.rps : 0 });
   }
   const mid = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(RATIO_PAIRS / 2)]!;
-  const hello50 = mid.hello;
-  const signUp = {
-    ...mid.signUp,
-    p99: Math.max(...pairs.map((p) => p.signUp.p99)),
-    non2xx: pairs.reduce((n, p) => n + p.signUp.non2xx, 0),
+  return {
+    hello: mid.hello,
+    signUp: {
+      ...mid.signUp,
+      p99: Math.max(...pairs.map((p) => p.signUp.p99)),
+      non2xx: pairs.reduce((n, p) => n + p.signUp.non2xx, 0),
+    },
+    ratios: pairs.map((p) => (100 * p.ratio).toFixed(1)).join(' / '),
   };
-  const ratios = pairs.map((p) => (100 * p.ratio).toFixed(1)).join(' / ');
+}
+
+async function measureLoad(server: BenchServer): Promise<void> {
+  const hello = running.hello ?? (running.hello = await startHello());
+  const { hello: hello50, signUp, ratios } = await signUpRatio(hello.url, server.url);
   const hello10 = await load(hello.url, 10);
   const { cookie } = await signedInOwner(server.url);
   const checklist = await load(`${server.url}/hms_ms/api/v1/screens/task`, 10, { cookie });
@@ -350,6 +377,15 @@ async function measureLoad(server: BenchServer): Promise<void> {
     signUp.non2xx === 0 && pct(signUp.rps, hello50.rps) >= 50,
   );
   row('sign-up screen, 50 connections: p99', `${signUp.p99} ms`, '≤ 20 ms', signUp.p99 <= 20);
+  if (beforeBrowsers) {
+    const b = beforeBrowsers;
+    row(
+      '  the same, on this server before it served any browser page',
+      `${b.signUp.rps.toFixed(0)} req/s = ${pct(b.signUp.rps, b.hello.rps).toFixed(1)} % (pairs ${b.ratios} %), p99 ${b.signUp.p99} ms`,
+      '—',
+      null,
+    );
+  }
   row(
     'hello-world, 10 connections (reference)',
     `${hello10.rps.toFixed(0)} req/s, p99 ${hello10.p99} ms`,
