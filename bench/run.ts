@@ -381,7 +381,7 @@ async function measureLoad(server: BenchServer): Promise<void> {
     const b = beforeBrowsers;
     row(
       '  the same, on this server before it served any browser page',
-      `${b.signUp.rps.toFixed(0)} req/s = ${pct(b.signUp.rps, b.hello.rps).toFixed(1)} % (pairs ${b.ratios} %), p99 ${b.signUp.p99} ms`,
+      `${b.signUp.rps.toFixed(0)} req/s = ${pct(b.signUp.rps, b.hello.rps).toFixed(1)} % (pairs ${b.ratios} %), p99 ${b.signUp.p99} ms${b.signUp.non2xx ? `, ${b.signUp.non2xx} errors` : ''}`,
       '—',
       null,
     );
