@@ -7,14 +7,16 @@
  * `npm run bench:ab -- ../onboard-a/dist/server`.
  *
  * Options: `--path=` the address (default `/hms_ms/api/v1/screens/sign_up`, signed out, as the main bench asks
- * for it: `Accept-Encoding: gzip, deflate, br`), `--pairs=` (6), `--connections=` (50), `--seconds=` per run (5,
- * after 1 s of warm-up), `--signed-in` (each server's requests carry the session of an owner with a property, as the
- * main bench asks for the checklist: `--signed-in --path=/hms_ms/api/v1/screens/task --connections=10`). Prints
- * each pair and the medians; B/A above 1 means B answers more.
+ * for it: `Accept-Encoding: gzip, deflate, br`), `--rounds=` (3), `--slices=` pairs of runs per round (10),
+ * `--connections=` (50), `--seconds=` per run (1, after 1 s of warm-up each), `--signed-in` (each server's requests
+ * carry the session of an owner with a property, as the main bench asks for the checklist: `--signed-in
+ * --path=/hms_ms/api/v1/screens/task --connections=10`). Each round is `interleaved` (bench/load.ts): A and B in
+ * alternating runs, B/A of the answers counted over the round. Prints each round, its lowest and highest single
+ * pair, and the median of the rounds; B/A above 1 means B answers more.
  * Both servers run as `npm run serve` runs them, without the rate limit and load shedding, each on an empty data
  * folder, on `BENCH_PORT` + 10 and + 11 (3309, 3310).
  */
-import { load, median } from './load';
+import { interleaved, median, type LoadTarget } from './load';
 import { signedInOwner } from './owner';
 import { startServer, type BenchServer } from './server';
 
@@ -28,43 +30,43 @@ if (folders.length < 1 || folders.length > 2) {
 }
 const [folderA, folderB = 'dist/server'] = folders as [string, string?];
 const path = option('path', '/hms_ms/api/v1/screens/sign_up');
-const pairs = Number(option('pairs', '6'));
+const rounds = Number(option('rounds', '3'));
+const slices = Number(option('slices', '10'));
 const connections = Number(option('connections', '50'));
-const seconds = Number(option('seconds', '5'));
+const seconds = Number(option('seconds', '1'));
 const signedIn = args.includes('--signed-in');
 const port = Number(process.env.BENCH_PORT ?? 3299) + 10;
-
-/** Mean req/s of one run against `server` (with `cookie`, if any); non-2xx answers are counted. */
-async function run(server: BenchServer, cookie?: string): Promise<{ rps: number; non2xx: number }> {
-  return load(`${server.url}${path}`, connections, cookie ? { cookie } : {}, seconds);
-}
 
 const env = { RATE_LIMIT_MAX: '0', PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
 const a = await startServer(port, { serverDir: folderA, env });
 const b = await startServer(port + 1, { serverDir: folderB, env });
-const rows: { a: number; b: number }[] = [];
+const rows: { a: number; b: number; ratio: number }[] = [];
 let errors = 0;
 try {
-  const cookieA = signedIn ? (await signedInOwner(a.url)).cookie : undefined;
-  const cookieB = signedIn ? (await signedInOwner(b.url)).cookie : undefined;
+  const target = async (server: BenchServer): Promise<LoadTarget> => ({
+    url: `${server.url}${path}`,
+    headers: signedIn ? { cookie: (await signedInOwner(server.url)).cookie } : {},
+  });
+  const targetA = await target(a);
+  const targetB = await target(b);
   console.log(
-    `A ${folderA}\nB ${folderB}\n${path}${signedIn ? ' (signed in)' : ''}, ${connections} connections, ${seconds} s per run`,
+    `A ${folderA}\nB ${folderB}\n${path}${signedIn ? ' (signed in)' : ''}, ${connections} connections, ${rounds} rounds of ${slices} pairs of ${seconds}-s runs`,
   );
-  for (let i = 0; i < pairs; i++) {
-    const ra = await run(a, cookieA);
-    const rb = await run(b, cookieB);
-    errors += ra.non2xx + rb.non2xx;
-    rows.push({ a: ra.rps, b: rb.rps });
-    console.log(`pair ${i + 1}: A ${ra.rps.toFixed(0)} req/s, B ${rb.rps.toFixed(0)} req/s`);
+  for (let i = 0; i < rounds; i++) {
+    const m = await interleaved(targetA, targetB, connections, { slices, sliceS: seconds });
+    errors += m.a.non2xx + m.b.non2xx;
+    rows.push({ a: m.a.rps, b: m.b.rps, ratio: m.ratio });
+    const single = `single pairs ${Math.min(...m.sliceRatios).toFixed(2)}–${Math.max(...m.sliceRatios).toFixed(2)}`;
+    console.log(
+      `round ${i + 1}: A ${m.a.rps.toFixed(0)} req/s, B ${m.b.rps.toFixed(0)} req/s, B/A ${m.ratio.toFixed(3)} (${single})`,
+    );
   }
 } finally {
   await a.stop();
   await b.stop();
 }
-const ma = median(rows.map((r) => r.a));
-const mb = median(rows.map((r) => r.b));
-const ratio = median(rows.map((r) => (r.a > 0 ? r.b / r.a : NaN)));
 console.log(
-  `median: A ${ma.toFixed(0)} req/s, B ${mb.toFixed(0)} req/s; B/A per pair, median ${ratio.toFixed(3)}` +
+  `median: A ${median(rows.map((r) => r.a)).toFixed(0)} req/s, B ${median(rows.map((r) => r.b)).toFixed(0)} req/s; ` +
+    `B/A of the rounds, median ${median(rows.map((r) => r.ratio)).toFixed(3)}` +
     (errors ? `; ${errors} non-2xx answers or errors` : ''),
 );
