@@ -276,8 +276,9 @@ export function signedInScreens(
         ? toScreenImages(await app.images.list(user.id, lead.property_unique_id, locale))
         : null;
     // The KYC screen draws the verification flags and the document (SPEC §3 kycDetails); the 'Resolve an
-    // issue' screen the conflict of this session's last verification (SPEC §6).
-    const sessionId = sessionIdFromCookies(request.cookies);
+    // issue' screen the conflict of this session's last verification (SPEC §6). Only they need the session's id
+    // (a hash of the token): other screens do not compute it.
+    const sessionId = id === 'kyc' || id === 'resolve_issue' ? sessionIdFromCookies(request.cookies) : null;
     const kyc =
       lead && id === 'kyc'
         ? await app.kyc.details(user.id, lead.property_unique_id, locale, sessionId)
