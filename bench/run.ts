@@ -325,7 +325,7 @@ async function lighthouseRun(
 
 /** The sign-up screen's throughput against the hello-world's, over {@link RATIO_SLICES} interleaved slice pairs. */
 interface SignUpRatio {
-  /** The hello-world's req/s over all its slices (p99: the highest of a slice). */
+  /** The hello-world's req/s over all its slices; p99 (ms): the highest of a slice, each slice's start included. */
   hello: LoadFigures;
   /**
    * The sign-up screen's req/s over all its slices; p99 (ms) of one steady 5-s run after them; the errors of
@@ -337,10 +337,10 @@ interface SignUpRatio {
 }
 
 /**
- * The two share the machine's cores with autocannon, and the machine's speed drifts by ±15 % from one run of a
- * few seconds to the next: the ratio counts the answers of RATIO_SLICES pairs of 1-s runs (hello, then sign-up; 50
- * connections each), so that both see the same moments (bench/README.md, "Measuring a ratio on a shared
- * machine").
+ * The two share the machine's cores with autocannon, and the machine's speed drifts from one run of a few
+ * seconds to the next (the hello-world alone fell by half between two runs 18 s apart): the ratio counts the
+ * answers of RATIO_SLICES pairs of 1-s runs (hello, then sign-up; 50 connections each), so that both see the same
+ * moments (bench/README.md, "Measuring a ratio on a shared machine").
  */
 async function signUpRatio(helloUrl: string, serverUrl: string): Promise<SignUpRatio> {
   const signUpUrl = `${serverUrl}/hms_ms/api/v1/screens/sign_up`;
@@ -365,7 +365,7 @@ async function measureLoad(server: BenchServer): Promise<void> {
   const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : 0);
   row(
     'hello-world, 50 connections (reference, over the same slices)',
-    `${hello50.rps.toFixed(0)} req/s, p99 ${hello50.p99} ms`,
+    `${hello50.rps.toFixed(0)} req/s, p99 ${hello50.p99} ms (the highest of a 1-s slice)`,
     '—',
     null,
   );
