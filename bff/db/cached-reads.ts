@@ -23,22 +23,39 @@ export const READ_CACHE_MAX_ROWS = 100;
  * chance, a sequence, locks or settings (`now()`, `random()`, `nextval`, `pg_*` functions, `FOR UPDATE`).
  */
 export function isCacheableRead(sql: string): boolean {
-  let known = readsKnown.get(sql);
+  return statementOf(sql).cacheable;
+}
+
+/**
+ * What is known of a statement's text: whether {@link isCacheableRead}, and a number of its own, which stands
+ * for the text in the cache's keys (never given to another text, so a key names one statement).
+ */
+interface Statement {
+  cacheable: boolean;
+  id: number;
+}
+
+/** The statement of `sql`, worked out on its first use and kept ({@link KNOWN_STATEMENTS}). */
+function statementOf(sql: string): Statement {
+  let known = statementsKnown.get(sql);
   if (known === undefined) {
-    known = readsCacheably(sql);
-    if (readsKnown.size >= KNOWN_STATEMENTS) readsKnown.delete(readsKnown.keys().next().value as string);
-    readsKnown.set(sql, known);
+    known = { cacheable: readsCacheably(sql), id: nextStatementId++ };
+    if (statementsKnown.size >= KNOWN_STATEMENTS)
+      statementsKnown.delete(statementsKnown.keys().next().value as string);
+    statementsKnown.set(sql, known);
   }
   return known;
 }
 
 /**
- * Statements whose {@link isCacheableRead} answer is kept (ours): the app's queries are a few hundred texts
- * (Kysely compiles the same text for every request of a kind), and the two patterns, run over a lead's
- * query of ≈1,500 characters, were ≈2 % of a signed-in screen's CPU.
+ * Statements whose {@link Statement} is kept (ours): the app's queries are a few hundred texts (Kysely
+ * compiles the same text for every request of a kind), and the two patterns, run over a lead's query of
+ * ≈1,500 characters, were ≈2 % of a signed-in screen's CPU; a key holding that text was hashed again on every
+ * read (≈2 % more).
  */
 const KNOWN_STATEMENTS = 1000;
-const readsKnown = new Map<string, boolean>();
+const statementsKnown = new Map<string, Statement>();
+let nextStatementId = 0;
 
 /**
  * A copy of a kept result for the caller, who may change its rows: plain objects, arrays, Dates and scalars,
@@ -56,18 +73,21 @@ function readsCacheably(sql: string): boolean {
   );
 }
 
-/** The cache key of a query, or null when a parameter is not a plain value (a Buffer, an object). */
-function keyOf(query: CompiledQuery): string | null {
-  const parts: string[] = [query.sql];
+/**
+ * The cache key of a query (its statement's number and its parameters), or null when a parameter is not a
+ * plain value (a Buffer, an object).
+ */
+function keyOf(statement: Statement, query: CompiledQuery): string | null {
+  let key = String(statement.id);
   for (const p of query.parameters) {
-    if (p === null || p === undefined) parts.push('\u0001null');
-    else if (typeof p === 'string') parts.push(`s${p}`);
+    if (p === null || p === undefined) key += '\u0000\u0001null';
+    else if (typeof p === 'string') key += `\u0000s${p}`;
     else if (typeof p === 'number' || typeof p === 'boolean' || typeof p === 'bigint')
-      parts.push(`${(typeof p)[0]}${String(p)}`);
-    else if (p instanceof Date) parts.push(`d${p.getTime()}`);
+      key += `\u0000${(typeof p)[0]}${String(p)}`;
+    else if (p instanceof Date) key += `\u0000d${p.getTime()}`;
     else return null;
   }
-  return parts.join('\u0000');
+  return key;
 }
 
 /**
@@ -130,13 +150,14 @@ class CachedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const cache = this.cache;
-    const key = !cache.inTransaction.has(this) && isCacheableRead(query.sql) ? keyOf(query) : null;
+    const statement = statementOf(query.sql);
+    const key = !cache.inTransaction.has(this) && statement.cacheable ? keyOf(statement, query) : null;
     if (key === null) {
-      if (!isCacheableRead(query.sql)) cache.invalidate();
+      if (!statement.cacheable) cache.invalidate();
       try {
         return await this.inner.executeQuery<R>(query);
       } finally {
-        if (!isCacheableRead(query.sql)) cache.invalidate();
+        if (!statement.cacheable) cache.invalidate();
       }
     }
     const kept = cache.get(key);
