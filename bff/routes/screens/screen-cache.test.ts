@@ -219,6 +219,50 @@ describe('a signed-in screen drawn from the database', () => {
     expect(stub.composed()).toBe(3);
   });
 
+  it('composes again when a value deep in the lead changed (a section saved), and not when nothing did', async () => {
+    const stub = countingScreens();
+    const screens = {
+      ...stub,
+      compose: (id: string, ctx: Parameters<ScreenCatalogue['compose']>[1]) => {
+        const payload = stub.compose(id, ctx);
+        const sections = (ctx.lead as { sections?: Record<string, { data?: { title?: string } }> } | null)
+          ?.sections;
+        payload.widget_list.push({
+          id: 'title',
+          widget_type: 'text',
+          contents: { text: String(sections?.basic_info?.data?.title ?? 'none') },
+        });
+        return payload;
+      },
+    };
+    const app = await buildTestApp({ screens });
+    const url = '/hms_ms/api/v1/screens/private_test';
+    const cookie = await signInNewOwner(app);
+    const lead = await createTestLead(app, cookie, { title: 'First Residency' });
+    const title = async () =>
+      (await app.inject({ url, headers: { cookie } })).json().data.widget_list.at(-1).contents.text;
+    const before = await title();
+    expect(await title()).toBe(before);
+    expect(stub.composed()).toBe(1);
+    const leadUrl = `/hms_ms/api/v1/onboard/leads/${lead.property_unique_id}`;
+    const section = (await app.inject({ url: leadUrl, headers: { cookie } })).json().data.lead.sections
+      .basic_info;
+    const saved = await app.inject({
+      method: 'PUT',
+      url: `${leadUrl}/sections/basic_info`,
+      headers: { cookie },
+      payload: {
+        data: { ...section.data, title: 'Sea View Residency & Spa' },
+        version: section.version,
+        draft: true,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await title()).toBe('Sea View Residency & Spa');
+    expect(await title()).toBe('Sea View Residency & Spa');
+    expect(stub.composed()).toBe(2);
+  });
+
   it('reads the same newest open lead with the session as the lead service does on its own', async () => {
     const app = await buildTestApp();
     const cookie = await signInNewOwner(app);
@@ -234,10 +278,10 @@ describe('a signed-in screen drawn from the database', () => {
 describe('keptByKey', () => {
   it('keeps the most recently used values', () => {
     const kept = keptByKey<string>(2);
-    kept.set('a', '1');
-    kept.set('b', '2');
+    kept.set('a', '1', 2);
+    kept.set('b', '2', 2);
     expect(kept.get('a')).toBe('1');
-    kept.set('c', '3');
+    kept.set('c', '3', 2);
     // b was the least recently used: dropped.
     expect(kept.get('b')).toBeUndefined();
     expect(kept.get('a')).toBe('1');
@@ -246,10 +290,10 @@ describe('keptByKey', () => {
   });
 
   it('keeps no entry longer than its limit, and drops what the key held before', () => {
-    const kept = keptByKey<string>(2, 10);
-    kept.set('a', '12345');
-    expect(kept.get('a')).toBe('12345');
-    kept.set('a', '1234567890');
+    const kept = keptByKey<{ body: string }>(2, 10);
+    kept.set('a', { body: '12345' }, 6);
+    expect(kept.get('a')).toEqual({ body: '12345' });
+    kept.set('a', { body: '1234567890' }, 11);
     expect(kept.get('a')).toBeUndefined();
     expect(kept.size).toBe(0);
   });
