@@ -21,7 +21,10 @@ export interface BenchServer {
 
 /** Options of {@link startServer}. */
 export interface StartOptions {
-  /** Environment variables over the defaults (PORT, HOST 127.0.0.1, a DATA_DIR, LOG_LEVEL warn). */
+  /**
+   * Environment variables over the defaults (the bench's own environment, then PORT, HOST 127.0.0.1, a DATA_DIR,
+   * LOG_LEVEL warn, and no DATABASE_URL: PGlite in DATA_DIR unless this names one).
+   */
   env?: Record<string, string>;
   /** An existing data directory to start on; default: a new, empty one. */
   dataDir?: string;
@@ -58,6 +61,10 @@ export async function startServer(
     {
       env: {
         ...process.env,
+        // The embedded database unless the caller names another: with `DATABASE_URL` in the bench's own
+        // environment (for its PostgreSQL rows), every server inherited it until 2026-12-04, and the cold start,
+        // "PGlite" and photo rows ran on PostgreSQL.
+        DATABASE_URL: '',
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
