@@ -117,8 +117,8 @@ export const SIGNED_IN_BODIES_KEPT = 500;
 
 /**
  * Longest composition context (as JSON) and body, together, of a signed-in screen kept composed, in characters
- * (ours): a checklist is ≈5,000; with {@link SIGNED_IN_BODIES_KEPT} the kept screens stay under ≈64 MB of
- * strings and their contexts' copies.
+ * (ours): a checklist is ≈5,000; with {@link SIGNED_IN_BODIES_KEPT} the kept bodies and slot keys stay under
+ * ≈64 MB of strings, and the contexts' copies, as objects, take a small multiple of their JSON's length.
  */
 export const SIGNED_IN_ENTRY_MAX_CHARS = 65_536;
 
