@@ -41,6 +41,18 @@ function countingScreens(): ScreenCatalogue & { composed: () => number; looked: 
   };
 }
 
+/** `screens` drawing, as a last text widget, what `text` makes of the context's lead. */
+function drawingOfLead(screens: ScreenCatalogue, text: (lead: unknown) => string): ScreenCatalogue {
+  return {
+    ...screens,
+    compose: (id, ctx) => {
+      const payload = screens.compose(id, ctx);
+      payload.widget_list.push({ id: 'lead', widget_type: 'text', contents: { text: text(ctx.lead) } });
+      return payload;
+    },
+  };
+}
+
 // The file's database is created once, in a hook (it takes seconds on a loaded machine).
 beforeAll(async () => {
   await sharedDatabase();
@@ -195,18 +207,9 @@ describe('a signed-in screen', () => {
 describe('a signed-in screen drawn from the database', () => {
   it('shows data changed since the last request (another lead is the newest)', async () => {
     const stub = countingScreens();
-    const screens = {
-      ...stub,
-      compose: (id: string, ctx: Parameters<ScreenCatalogue['compose']>[1]) => {
-        const payload = stub.compose(id, ctx);
-        payload.widget_list.push({
-          id: 'lead',
-          widget_type: 'text',
-          contents: { text: String((ctx.lead as { title?: string } | null)?.title ?? 'none') },
-        });
-        return payload;
-      },
-    };
+    const screens = drawingOfLead(stub, (lead) =>
+      String((lead as { title?: string } | null)?.title ?? 'none'),
+    );
     const app = await buildTestApp({ screens });
     const url = '/hms_ms/api/v1/screens/private_test';
     const cookie = await signInNewOwner(app);
@@ -223,20 +226,11 @@ describe('a signed-in screen drawn from the database', () => {
 
   it('composes again when a value deep in the lead changed (a section saved), and not when nothing did', async () => {
     const stub = countingScreens();
-    const screens = {
-      ...stub,
-      compose: (id: string, ctx: Parameters<ScreenCatalogue['compose']>[1]) => {
-        const payload = stub.compose(id, ctx);
-        const sections = (ctx.lead as { sections?: Record<string, { data?: { title?: string } }> } | null)
-          ?.sections;
-        payload.widget_list.push({
-          id: 'title',
-          widget_type: 'text',
-          contents: { text: String(sections?.basic_info?.data?.title ?? 'none') },
-        });
-        return payload;
-      },
-    };
+    const screens = drawingOfLead(stub, (lead) => {
+      const sections = (lead as { sections?: Record<string, { data?: { title?: string } }> } | null)
+        ?.sections;
+      return String(sections?.basic_info?.data?.title ?? 'none');
+    });
     const app = await buildTestApp({ screens });
     const url = '/hms_ms/api/v1/screens/private_test';
     const cookie = await signInNewOwner(app);
